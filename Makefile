@@ -1,0 +1,52 @@
+# Set-up and entry points. `make demo` and `make test` work on a fresh machine:
+# they create .venv if missing and install what they need.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+# The CPU build of PyTorch; override for another platform, e.g. TORCH_SPEC="torch".
+TORCH_SPEC ?= torch==2.13.0
+# Fuzzing size for the test run; CI keeps the default.
+export CARDGYM_FUZZ_GAMES ?= 10000
+
+.PHONY: help venv install install-train demo test lint typecheck bench clean
+
+help:
+	@echo "make demo    - set up .venv and run the demo tournament"
+	@echo "make test    - set up .venv and run lint, type checks and the test suite"
+	@echo "make bench   - throughput benchmark beside PettingZoo's leduc_holdem_v4"
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+$(VENV)/.installed: $(VENV)/bin/python pyproject.toml
+	$(PIP) install --quiet -e ".[dev,bench]"
+	touch $@
+
+$(VENV)/.installed-train: $(VENV)/.installed
+	$(PIP) install --quiet "$(TORCH_SPEC)"
+	$(PIP) install --quiet -e ".[dev,bench,train]"
+	touch $@
+
+venv install: $(VENV)/.installed
+
+install-train: $(VENV)/.installed-train
+
+demo: $(VENV)/.installed
+	$(PY) -m cardgym demo
+
+lint: $(VENV)/.installed
+	$(PY) -m ruff check .
+
+typecheck: $(VENV)/.installed
+	$(PY) -m mypy
+
+test: $(VENV)/.installed lint typecheck
+	$(PY) -m pytest -n 2 -q
+
+bench: $(VENV)/.installed
+	$(PY) -m cardgym bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

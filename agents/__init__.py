@@ -1,0 +1,1 @@
+"""Agents that play cardgym environments."""

@@ -1,0 +1,1 @@
+"""Benchmark scripts: throughput and tournaments."""

@@ -1,0 +1,389 @@
+"""The AEC base class every cardgym environment builds on.
+
+A game subclass provides a handful of hooks over its engine (new game, whose turn,
+legal actions, apply, encode, render); this class does the PettingZoo bookkeeping:
+cached spaces, Gymnasium seeding semantics, agents leaving the game, rewards, and
+the checks that PettingZoo's standard wrapper chain (``OrderEnforcingWrapper``,
+``AssertOutOfBoundsWrapper``, ``TerminateIllegalWrapper``) would add, done inline
+so they cost next to nothing per step.
+
+Guarantees:
+
+- ``step``, ``observe``, ``last``, ``render`` and ``agent_iter`` before ``reset``
+  raise :class:`~cardgym.errors.OrderError`; the bookkeeping attributes
+  (``agents``, ``rewards``, ``agent_selection``, ...) raise ``AttributeError``.
+- An action outside ``0..n-1``, of a non-integer type, or not legal now raises
+  :class:`~cardgym.errors.IllegalMoveError` naming the action and the legal
+  choices, and changes nothing. With ``illegal_action="lose"`` the offender
+  instead gets -1, the others 0, and the game ends (``TerminateIllegalWrapper``).
+- A finished agent must step with ``None``; anything else raises.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+
+from cardgym.actions import ActionTable
+from cardgym.errors import IllegalMoveError, OptionError, OrderError
+from cardgym.observation import ObservationSpec
+
+StateT = TypeVar("StateT")
+
+_BEFORE_RESET = frozenset(
+    {"agents", "rewards", "terminations", "truncations", "infos", "agent_selection",
+     "_cumulative_rewards"}
+)
+
+Observation = dict[str, NDArray[Any]]
+
+
+class StepOutcome:
+    """What an engine step produced beyond moving the game on.
+
+    Attributes:
+        rewards: reward per seat for this step, or ``None`` for all zero.
+        finished: seats that leave the game with this step.
+        game_over: whether the whole game is over.
+    """
+
+    __slots__ = ("rewards", "finished", "game_over")
+
+    def __init__(
+        self,
+        rewards: Sequence[float] | None = None,
+        finished: Sequence[int] = (),
+        game_over: bool = False,
+    ) -> None:
+        self.rewards = rewards
+        self.finished = finished
+        self.game_over = game_over
+
+
+class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
+    """Shared AEC machinery over a card-game engine.
+
+    Subclasses set the class attributes ``action_table``, ``observation_spec`` and
+    ``metadata`` and implement the ``_game_*`` hooks.
+
+    Args:
+        num_players: seats at the table; agents are ``player_0`` .. ``player_{n-1}``.
+        render_mode: ``None`` or ``"ansi"``.
+        render_seat: whose view ``render()`` shows: a seat number, ``None`` for the
+            agent to act, or ``"full"`` for everything, hidden cards included.
+        illegal_action: ``"raise"`` (default) raises :class:`IllegalMoveError`;
+            ``"lose"`` ends the game with -1 for the offender and 0 for the others.
+    """
+
+    action_table: ClassVar[ActionTable[Any]]
+    observation_spec: ClassVar[ObservationSpec]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        num_players: int,
+        render_mode: str | None = None,
+        render_seat: int | str | None = None,
+        illegal_action: str = "raise",
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise OptionError(
+                f"render_mode={render_mode!r} is not supported; "
+                f"allowed: None, {', '.join(map(repr, self.metadata['render_modes']))}"
+            )
+        if illegal_action not in ("raise", "lose"):
+            raise OptionError(
+                f"illegal_action={illegal_action!r} is not allowed; allowed: 'raise', 'lose'"
+            )
+        if not (render_seat is None or render_seat == "full" or (
+            isinstance(render_seat, int) and 0 <= render_seat < num_players
+        )):
+            raise OptionError(
+                f"render_seat={render_seat!r} is not allowed; allowed: None (the agent to act), "
+                f"'full', or a seat 0..{num_players - 1}"
+            )
+        self.num_players = num_players
+        self.render_mode = render_mode
+        self.render_seat = render_seat
+        self.illegal_action = illegal_action
+        self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        num_actions = len(self.action_table)
+        self._num_actions = num_actions
+        self._observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": self.observation_spec.box(),
+                    "action_mask": spaces.Box(0, 1, (num_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self.game_state: StateT | None = None
+        self._np_random: np.random.Generator | None = None
+        self._np_random_seed: int | None = None
+        self._legal_cache: list[int] | None = None
+        self._legal_set: frozenset[int] | set[int] = frozenset()
+
+    # ------------------------------------------------------------------ hooks
+
+    def _game_new(self, rng: np.random.Generator, scenario: dict[str, Any] | None) -> StateT:
+        """A new game (match) state, from the generator or a scenario."""
+        raise NotImplementedError
+
+    def _game_to_act(self) -> int:
+        """The seat to act now (any seat once the game is over)."""
+        raise NotImplementedError
+
+    def _game_legal_actions(self) -> list[int]:
+        """Legal action indices of the seat to act, in increasing order."""
+        raise NotImplementedError
+
+    def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
+        """Apply a legal action of the seat to act; ``None`` if nothing but the move happened."""
+        raise NotImplementedError
+
+    def _game_encode(self, seat: int) -> NDArray[np.float32]:
+        """The observation vector of one seat, from that seat's view alone."""
+        raise NotImplementedError
+
+    def _game_render(self, seat: int | None) -> str:
+        """Text of the table from one seat's view, or the full view when ``seat`` is None."""
+        raise NotImplementedError
+
+    # --------------------------------------------------------------- spaces
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_spaces[agent]
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The environment's generator; seeded by ``reset(seed=...)``."""
+        if self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random()
+        return self._np_random
+
+    # ---------------------------------------------------------- bookkeeping
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails, so it costs nothing on the hot path.
+        if name in _BEFORE_RESET:
+            raise AttributeError(f"{name} cannot be accessed before reset()")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game.
+
+        Args:
+            seed: seeds the environment's generator (Gymnasium semantics: without a
+                seed, a first reset seeds from entropy and later resets continue).
+            options: ``{"scenario": {...}}`` sets up a specific position (see the
+                env's documentation). Unknown keys are ignored with a warning.
+        """
+        if seed is not None or self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        scenario = None
+        if options:
+            unknown = sorted(str(k) for k in options if k != "scenario")
+            if unknown:
+                warnings.warn(
+                    f"reset options {unknown} are not used; the only option is 'scenario'",
+                    stacklevel=2,
+                )
+            scenario = options.get("scenario")
+        self.game_state = self._game_new(self._np_random, scenario)
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._rewards_dirty = False
+        self._legal_cache = None
+        self.agent_selection = self.possible_agents[self._game_to_act()]
+
+    def _require_reset(self, what: str) -> None:
+        if self.game_state is None:
+            raise OrderError(f"{what} called before reset(); call env.reset() first")
+
+    def legal_actions(self) -> list[int]:
+        """Legal action indices of the agent to act (empty once the game is over)."""
+        self._require_reset("legal_actions()")
+        if self._legal_cache is None:
+            if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+                legal: list[int] = []
+            else:
+                legal = self._game_legal_actions()
+            self._legal_cache = legal
+            self._legal_set = set(legal)
+        return self._legal_cache
+
+    def action_mask(self, agent: str) -> NDArray[np.int8]:
+        """The int8 mask of ``agent``: its legal actions if it is to act, else all zero."""
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        if agent == self.agent_selection:
+            legal = self.legal_actions()
+            if legal:
+                mask[legal] = 1
+        return mask
+
+    def observe(self, agent: str) -> Observation:
+        self._require_reset("observe()")
+        return {
+            "observation": self._game_encode(self.agent_name_mapping[agent]),
+            "action_mask": self.action_mask(agent),
+        }
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._require_reset("last()")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:  # type: ignore[override]
+        self._require_reset("agent_iter()")
+        return super().agent_iter(max_iter)  # type: ignore[return-value]
+
+    def step(self, action: Any) -> None:
+        if self.game_state is None:
+            raise OrderError("step() called before reset(); call env.reset() first")
+        if not self.agents:
+            raise OrderError("step() called after every agent has finished; call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalMoveError(
+                    f"{agent} has finished; the only valid action is None, got {action!r}"
+                )
+            self._was_dead_step(action)
+            self._legal_cache = None
+            return
+        if action.__class__ is not int:
+            action = self._coerce_action(action)
+        if self._legal_cache is None:
+            self.legal_actions()
+        if action not in self._legal_set:
+            self._illegal(agent, action)
+            return
+        if self._rewards_dirty:
+            self._clear_rewards()
+            self._rewards_dirty = False
+        self._cumulative_rewards[agent] = 0.0
+        outcome = self._game_apply(action, self._np_random)  # type: ignore[arg-type]
+        self._legal_cache = None
+        if outcome is not None:
+            self._record(outcome)
+        if not (outcome is not None and outcome.game_over):
+            self.agent_selection = self.possible_agents[self._game_to_act()]
+            if outcome is not None and outcome.finished:
+                self._deads_step_first()
+
+    def _coerce_action(self, action: Any) -> int:
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(
+                action.dtype, np.integer
+            ):
+                return int(action)
+            raise IllegalMoveError(
+                f"action must be an integer in 0..{self._num_actions - 1}, got {action!r} "
+                f"of type {type(action).__name__}"
+            )
+        return int(action)
+
+    def _illegal(self, agent: str, action: int) -> None:
+        if not 0 <= action < self._num_actions:
+            message = (
+                f"{agent}: action {action} is out of bounds; actions are 0..{self._num_actions - 1}"
+            )
+        else:
+            names = [self.action_table.names[i] for i in self.legal_actions()]
+            message = (
+                f"{agent}: action {action} ({self.action_table.names[action]}) is not legal now; "
+                f"legal: {_summarise(names)}"
+            )
+        if self.illegal_action == "raise":
+            raise IllegalMoveError(message)
+        warnings.warn(f"{message}; the game ends with -1 for {agent}", stacklevel=3)
+        if self._rewards_dirty:
+            self._clear_rewards()
+        self._cumulative_rewards[agent] = 0.0
+        for other in self.agents:
+            self.rewards[other] = -1.0 if other == agent else 0.0
+            self.terminations[other] = True
+        self.infos[agent] = {"illegal_action": action}
+        self._rewards_dirty = True
+        self._accumulate_rewards()
+        self._legal_cache = None
+
+    def _record(self, outcome: StepOutcome) -> None:
+        names = self.possible_agents
+        if outcome.rewards is not None:
+            rewards = self.rewards
+            for seat, value in enumerate(outcome.rewards):
+                agent = names[seat]
+                if agent in rewards:
+                    rewards[agent] = float(value)
+            self._rewards_dirty = True
+            self._accumulate_rewards()
+        if outcome.game_over:
+            for agent in self.agents:
+                self.terminations[agent] = True
+        else:
+            for seat in outcome.finished:
+                self.terminations[names[seat]] = True
+
+    # ------------------------------------------------------------ rendering
+
+    def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``) from ``render_seat``'s view."""
+        if self.render_mode is None:
+            warnings.warn(
+                "render() called without a render_mode; pass render_mode='ansi'", stacklevel=2
+            )
+            return None
+        self._require_reset("render()")
+        return self.render_text(self.render_seat)
+
+    def render_text(self, seat: int | str | None = None) -> str:
+        """Text of the table: ``seat`` (int) for one seat's view, ``"full"`` for everything,
+        ``None`` for the view of the agent to act."""
+        self._require_reset("render_text()")
+        if seat == "full":
+            return self._game_render(None)
+        if seat is None:
+            seat = self.agent_name_mapping[self.agent_selection]
+        return self._game_render(int(seat))
+
+    def close(self) -> None:
+        """Nothing to release; present so that ``render`` has its pair."""
+
+    # --------------------------------------------------------------- helpers
+
+    def action_name(self, action: int) -> str:
+        """Readable name of an action index."""
+        return self.action_table.name(action)
+
+    def action_index(self, name: str) -> int:
+        """Action index of a readable name."""
+        return self.action_table.index(name)
+
+    def __str__(self) -> str:
+        return str(self.metadata.get("name", type(self).__name__))
+
+
+def _summarise(names: list[str], limit: int = 12) -> str:
+    if not names:
+        return "none (the game is over)"
+    if len(names) <= limit:
+        return ", ".join(names)
+    return ", ".join(names[:limit]) + f", ... ({len(names)} in all)"

@@ -1,0 +1,63 @@
+"""Generated documentation tables in each env's module docstring.
+
+The action and observation tables between ``<!-- action-table -->`` and
+``<!-- observation-table -->`` markers are produced from the action table and the
+observation spec. ``python -m cardgym.docs`` rewrites them; a test checks that
+they are current.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from pathlib import Path
+
+from cardgym.actions import ActionTable
+from cardgym.observation import ObservationSpec
+
+
+def _replace(text: str, marker: str, table: str) -> str:
+    pattern = re.compile(rf"(<!-- {marker} -->\n).*?(<!-- /{marker} -->)", re.S)
+    if not pattern.search(text):
+        raise ValueError(f"no <!-- {marker} --> ... <!-- /{marker} --> markers found")
+    return pattern.sub(lambda m: m.group(1) + table + "\n" + m.group(2), text, count=1)
+
+
+def render_docstring(text: str, actions: ActionTable[object], spec: ObservationSpec,
+                     group_by: list[tuple[str, str]] | None = None) -> str:
+    """``text`` with both generated tables brought up to date."""
+    text = _replace(text, "observation-table", spec.markdown())
+    return _replace(text, "action-table", actions.markdown(group_by))
+
+
+def env_modules() -> list[str]:
+    """Modules whose docstring carries generated tables: one ``env`` module per game."""
+    from cardgym.registration import GAMES
+
+    return [game.entry_point.split(":")[0] for game in GAMES]
+
+
+def expected_source(module_name: str) -> tuple[Path, str, str]:
+    """(path, current source, source with the tables regenerated) of an env module."""
+    module = importlib.import_module(module_name)
+    path = Path(module.__file__)  # type: ignore[arg-type]
+    source = path.read_text()
+    env_class = module.raw_env
+    group_by = getattr(module, "DOC_GROUPS", None)
+    return path, source, render_docstring(
+        source, env_class.action_table, env_class.observation_spec, group_by
+    )
+
+
+def main() -> int:
+    for name in env_modules():
+        path, source, updated = expected_source(name)
+        if updated != source:
+            path.write_text(updated)
+            print(f"updated {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""Errors raised by cardgym environments and engines."""
+
+from __future__ import annotations
+
+
+class CardgymError(Exception):
+    """Base class of every error cardgym raises on purpose."""
+
+
+class IllegalMoveError(CardgymError, ValueError):
+    """A move or action that is not legal in the current state.
+
+    The state is left exactly as it was before the call.
+    """
+
+
+class ScenarioError(CardgymError, ValueError):
+    """A malformed scenario passed to ``reset(options={"scenario": ...})``."""
+
+
+class OptionError(CardgymError, ValueError):
+    """An unknown rule option or an option value outside the allowed set."""
+
+
+class OrderError(CardgymError, RuntimeError):
+    """An environment method called out of order (e.g. ``step`` before ``reset``)."""

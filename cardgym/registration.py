@@ -1,0 +1,48 @@
+"""Registration of cardgym environments in PettingZoo's registry.
+
+After ``import cardgym``::
+
+    pettingzoo.make("aec", "cardgym/power_hungry_pets-v0", num_players=4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pettingzoo
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A registered environment and the player counts it supports."""
+
+    env_id: str
+    entry_point: str
+    player_counts: tuple[int, ...]
+    module: str
+
+
+GAMES: tuple[GameEntry, ...] = (
+    GameEntry("cardgym/power_hungry_pets-v0", "phpets_env.env:env", tuple(range(2, 7)), "phpets_env"),
+)
+
+
+def register_all() -> None:
+    """Register every game in PettingZoo's AEC registry (idempotent)."""
+    for game in GAMES:
+        if game.env_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", game.env_id, game.entry_point)
+
+
+def short_name(env_id: str) -> str:
+    """``cardgym/power_hungry_pets-v0`` -> ``power_hungry_pets``."""
+    return env_id.split("/")[-1].rsplit("-v", 1)[0]
+
+
+def find_game(name: str) -> GameEntry:
+    """A registered game by id or short name (e.g. ``power_hungry_pets``)."""
+    for game in GAMES:
+        if name in (game.env_id, short_name(game.env_id), game.module):
+            return game
+    known = ", ".join(short_name(g.env_id) for g in GAMES)
+    raise ValueError(f"unknown game {name!r}; known games: {known}")

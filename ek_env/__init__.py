@@ -1,0 +1,1 @@
+"""Exploding Kittens (RULES.md §3-4): not implemented yet."""

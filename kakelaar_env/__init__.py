@@ -1,0 +1,1 @@
+"""Karel Kakelaar (RULES.md §5): not implemented yet."""

@@ -1,0 +1,245 @@
+"""Power Hungry Pets action table and observation layout: the one source of truth.
+
+Actions name seats as offsets clockwise from the actor (``+0`` is the actor), so one
+network can play every seat. Observations are seat-relative: index 0 of every
+per-seat field is the observer, then the other seats clockwise.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cardgym.actions import ActionTable
+from cardgym.observation import Field, ObservationSpec
+from phpets_env.cards import (
+    BOWL_GUESSES,
+    CARD_NAMES,
+    CARD_VALUES,
+    MAX_DECK,
+    MAX_PLAYERS,
+    NUM_VALUES,
+    Card,
+)
+from phpets_env.rules import ANY_PLAYER, NO_TARGET, TARGET_KIND, choosable_targets
+from phpets_env.state import (
+    GRAVE_DIGGER,
+    MOUSE_TRAPPER,
+    PHASE_NAMES,
+    PLAY,
+    GraveSwap,
+    Move,
+    PlaceCard,
+    Play,
+    State,
+)
+from phpets_env.view import PlayerView
+
+# ------------------------------------------------------------------ actions
+# Action kinds, as stored in ACTION_SPECS: (kind, card, seat offset or -1, guess or depth).
+PLAY_CARD: Final = 0
+KEEP: Final = 1
+SWAP: Final = 2
+PLACE: Final = 3
+
+
+def _build_actions() -> list[tuple[str, tuple[int, int, int, int], str]]:
+    rows: list[tuple[str, tuple[int, int, int, int], str]] = []
+    for card in Card:
+        name = CARD_NAMES[card]
+        kind = TARGET_KIND[card]
+        if kind == NO_TARGET:
+            rows.append((f"play:{name}", (PLAY_CARD, card, -1, -1), f"play {name}"))
+            continue
+        if kind != ANY_PLAYER:
+            rows.append(
+                (f"play:{name}:none", (PLAY_CARD, card, -1, -1),
+                 f"play {name} without effect (no player can be chosen)")
+            )
+        first = 0 if kind == ANY_PLAYER else 1
+        for offset in range(first, MAX_PLAYERS):
+            if card == Card.CRYSTAL_BOWL:
+                for guess in BOWL_GUESSES:
+                    rows.append(
+                        (f"play:{name}:+{offset}:{CARD_NAMES[guess]}",
+                         (PLAY_CARD, card, offset, guess),
+                         f"play {name} on seat +{offset} clockwise, naming {CARD_NAMES[guess]} ({guess})")
+                    )
+            else:
+                rows.append(
+                    (f"play:{name}:+{offset}", (PLAY_CARD, card, offset, -1),
+                     f"play {name} on seat +{offset} clockwise" + (" (myself)" if offset == 0 else ""))
+                )
+    rows.append(("grave_digger:keep", (KEEP, -1, -1, -1), "keep the hand card"))
+    rows.append(("grave_digger:swap", (SWAP, -1, -1, -1), "swap the hand card with the set-aside card"))
+    for depth in range(MAX_DECK):
+        rows.append(
+            (f"mouse_trapper:depth={depth}", (PLACE, -1, -1, depth),
+             f"put the card back with {depth} cards above it")
+        )
+    return rows
+
+
+ACTION_TABLE: Final = ActionTable(_build_actions())
+ACTION_SPECS: Final[tuple[tuple[int, int, int, int], ...]] = ACTION_TABLE.moves
+NUM_ACTIONS: Final = len(ACTION_TABLE)
+
+_PLAY_INDEX: dict[int, int] = {}  # card -> index of its untargeted play
+_TARGET_BASE: dict[int, int] = {}  # card -> index of its first targeted play
+for _index, (_kind, _card, _offset, _extra) in enumerate(ACTION_SPECS):
+    if _kind == PLAY_CARD:
+        if _offset == -1:
+            _PLAY_INDEX[_card] = _index
+        else:
+            _TARGET_BASE.setdefault(_card, _index)
+_KEEP_INDEX: Final = ACTION_TABLE.index("grave_digger:keep")
+_DEPTH_BASE: Final = ACTION_TABLE.index("mouse_trapper:depth=0")
+_GUESSES: Final = len(BOWL_GUESSES)
+
+
+def legal_action_indices(state: State) -> list[int]:
+    """Legal action indices of the seat to act, ascending (the mask's source)."""
+    phase = state.phase
+    if phase == PLAY:
+        actor = state.current
+        n = state.num_players
+        hand = state.hands[actor]
+        values = {CARD_VALUES[c] for c in hand}
+        legal: list[int] = []
+        for card in sorted(values):
+            kind = TARGET_KIND[card]
+            if kind == NO_TARGET:
+                legal.append(_PLAY_INDEX[card])
+                continue
+            targets = choosable_targets(state, card)
+            if not targets:
+                legal.append(_PLAY_INDEX[card])
+                continue
+            base = _TARGET_BASE[card]
+            first = 0 if kind == ANY_PLAYER else 1
+            if card == Card.CRYSTAL_BOWL:
+                for target in targets:
+                    start = base + ((target - actor) % n - 1) * _GUESSES
+                    legal.extend(range(start, start + _GUESSES))
+            else:
+                legal.extend(sorted(base + (target - actor) % n - first for target in targets))
+        return legal
+    if phase == GRAVE_DIGGER:
+        return [_KEEP_INDEX, _KEEP_INDEX + 1]
+    if phase == MOUSE_TRAPPER:
+        return list(range(_DEPTH_BASE, _DEPTH_BASE + len(state.deck) + 1))
+    return []
+
+
+def action_to_move(state: State, action: int) -> Move:
+    """The engine move an action index stands for, for the seat to act."""
+    kind, card, offset, extra = ACTION_SPECS[action]
+    if kind == PLAY_CARD:
+        target = None if offset < 0 else (state.current + offset) % state.num_players
+        return Play(card, target, extra if card == Card.CRYSTAL_BOWL and offset >= 0 else None)
+    if kind in (KEEP, SWAP):
+        return GraveSwap(kind == SWAP)
+    return PlaceCard(extra)
+
+
+def move_to_action(state: State, move: Move) -> int:
+    """The action index of an engine move of the seat to act."""
+    if isinstance(move, Play):
+        kind = TARGET_KIND[move.card]
+        if move.target is None or kind == NO_TARGET:
+            return _PLAY_INDEX[move.card]
+        offset = (move.target - state.current) % state.num_players
+        first = 0 if kind == ANY_PLAYER else 1
+        if move.card == Card.CRYSTAL_BOWL:
+            return (_TARGET_BASE[move.card] + (offset - 1) * _GUESSES
+                    + BOWL_GUESSES.index(move.guess))  # type: ignore[arg-type]
+        return _TARGET_BASE[move.card] + offset - first
+    if isinstance(move, GraveSwap):
+        return _KEEP_INDEX + int(move.swap)
+    return _DEPTH_BASE + move.depth
+
+
+# ------------------------------------------------------------- observation
+
+_OPPONENTS = MAX_PLAYERS - 1
+OBSERVATION_SPEC: Final = ObservationSpec(
+    [
+        Field("my_hand", (NUM_VALUES,), 0, 2, "count of each value 0..10 in my hand"),
+        Field("phase", (len(PHASE_NAMES),), 0, 1,
+              "one-hot: play, grave_digger (keep or swap), mouse_trapper (place), match_over"),
+        Field("to_act", (MAX_PLAYERS,), 0, 1, "one-hot: the seat to act (relative)"),
+        Field("seat_present", (MAX_PLAYERS,), 0, 1, "1 for seats at this table (relative)"),
+        Field("in_round", (MAX_PLAYERS,), 0, 1, "1 if the seat is still in the round"),
+        Field("protected", (MAX_PLAYERS,), 0, 1, "1 if the seat is protected by Shell Shield"),
+        Field("tokens", (MAX_PLAYERS,), 0, 3, "tokens won by each seat"),
+        Field("round_start", (MAX_PLAYERS,), 0, 1, "one-hot: the seat that started this round"),
+        Field("rows", (MAX_PLAYERS, NUM_VALUES), 0, 5,
+              "count of each value in each seat's row of played and revealed cards"),
+        Field("known_hands", (_OPPONENTS, NUM_VALUES), 0, 2,
+              "count of each value I know to be in each opponent's hand (seen, given, "
+              "compared, or watched moving)"),
+        Field("face_up_aside", (NUM_VALUES,), 0, 2,
+              "count of each value set aside face up (two players)"),
+        Field("known_aside", (NUM_VALUES,), 0, 1,
+              "one-hot value of the face-down set-aside card if I have seen it (Grave Digger)"),
+        Field("aside_present", (1,), 0, 1, "1 while the face-down set-aside card is set aside"),
+        Field("known_deck", (MAX_DECK, NUM_VALUES), 0, 1,
+              "one-hot value at each depth of the draw pile (0 = top) that I know "
+              "(Mouse Trapper), until a shuffle or another Mouse Trapper makes it stale"),
+        Field("pending_card", (NUM_VALUES,), 0, 1,
+              "one-hot value of the card I am putting back with Mouse Trapper"),
+        Field("deck_size", (1,), 0, MAX_DECK, "cards in the draw pile"),
+        Field("tokens_to_win", (1,), 2, 3, "tokens that win the match"),
+    ]
+)
+OBS_SIZE: Final = OBSERVATION_SPEC.size
+_O = OBSERVATION_SPEC.offsets
+_MY_HAND, _PHASE, _TO_ACT = _O["my_hand"], _O["phase"], _O["to_act"]
+_PRESENT, _IN_ROUND, _PROTECTED = _O["seat_present"], _O["in_round"], _O["protected"]
+_TOKENS, _START, _ROWS = _O["tokens"], _O["round_start"], _O["rows"]
+_KNOWN_HANDS, _FACE_UP, _KNOWN_ASIDE = _O["known_hands"], _O["face_up_aside"], _O["known_aside"]
+_ASIDE_PRESENT, _KNOWN_DECK, _PENDING = _O["aside_present"], _O["known_deck"], _O["pending_card"]
+_DECK_SIZE, _TO_WIN = _O["deck_size"], _O["tokens_to_win"]
+
+
+def encode(view: PlayerView) -> NDArray[np.float32]:
+    """The observation vector of ``view``'s seat (see :data:`OBSERVATION_SPEC`)."""
+    seat = view.seat
+    n = view.num_players
+    order = [(seat + k) % n for k in range(n)]
+    hot: list[int] = [_PHASE + view.phase, _TO_ACT + (view.current - seat) % n,
+                      _START + (view.round_start - seat) % n]
+    hot += [_MY_HAND + v for v in view.my_hand()]
+    in_round = view.in_round()
+    protected = view.protected()
+    rows = view.rows()
+    for rel, other in enumerate(order):
+        hot.append(_PRESENT + rel)
+        if in_round[other]:
+            hot.append(_IN_ROUND + rel)
+        if protected[other]:
+            hot.append(_PROTECTED + rel)
+        base = _ROWS + rel * NUM_VALUES
+        hot += [base + v for v in rows[other]]
+    tokens = view.tokens()
+    hot += [_TOKENS + rel for rel, other in enumerate(order) for _ in range(tokens[other])]
+    hot += [_FACE_UP + v for v in view.face_up()]
+    if view.aside_present:
+        hot.append(_ASIDE_PRESENT)
+    if view.knowledge_mask():
+        for rel in range(1, n):
+            base = _KNOWN_HANDS + (rel - 1) * NUM_VALUES
+            hot += [base + v for v in view.known_hand(order[rel])]
+        aside = view.known_aside()
+        if aside is not None:
+            hot.append(_KNOWN_ASIDE + aside)
+        hot += [_KNOWN_DECK + depth * NUM_VALUES + v for depth, v in view.known_deck()]
+        pending = view.pending_card()
+        if pending is not None:
+            hot.append(_PENDING + pending)
+    obs = np.bincount(hot, minlength=OBS_SIZE).astype(np.float32)
+    obs[_DECK_SIZE] = view.deck_size
+    obs[_TO_WIN] = view.config.tokens_to_win
+    return obs

@@ -1,0 +1,236 @@
+"""Power Hungry Pets, a PettingZoo AEC environment (``cardgym/power_hungry_pets-v0``).
+
+Two to six players; an episode is a whole match of rounds, won at 3 tokens with
+2-3 players and 2 tokens with 4-6 (RULES.md §2). Each turn the player to act has
+drawn a second card and plays one of the two; Grave Digger and Mouse Trapper open
+a follow-up decision of the same player. Eliminated players sit out the rest of
+the round but stay agents until the match ends.
+
+Usage::
+
+    from phpets_env import env
+    game = env(num_players=4, render_mode="ansi")
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        obs, reward, terminated, truncated, info = game.last()
+        action = None if terminated else game.action_space(agent).sample(obs["action_mask"])
+        game.step(action)
+
+Arguments of ``env()`` / ``raw_env()``:
+
+| argument | values | default | meaning |
+|---|---|---|---|
+| `num_players` | 2..6 | 2 | seats at the table |
+| `robovac` | `"dethrone"`, `"duel_only"` | `"dethrone"` | Royal Robovac at the showdown: with `dethrone`, King Cat cannot win a showdown that Robovac reaches; with `duel_only`, Robovac beats King Cat only when they are the last two |
+| `final_tie` | `"shared"`, `"nobody"` | `"shared"` | players still tied after comparing rows all take a token, or nobody does |
+| `start_player` | `"winner"`, `"rotate"`, `"random"` | `"winner"` | who starts rounds after the first (random in round 1) |
+| `reward` | `"match"`, `"round"` | `"match"` | +1/-1 at match end, or +1 to each round winner and -1 to the others at each round end |
+| `render_mode` | `None`, `"ansi"` | `None` | `render()` returns the table as text |
+| `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act, or everything |
+| `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the match with -1 for the offender |
+
+Settled points (RULES.md §2 and this implementation): after a shared round win the
+first winner clockwise from the previous start player (that player included)
+starts; with `final_tie="nobody"` and no winner, the next seat clockwise starts.
+The 7 tokens can run short only in a match-deciding shared win; a tied player who
+would reach the target without a token left still wins the match. Whether Grave
+Digger's player swapped is seen by all; the cards are not.
+
+Rewards: by default +1 to each match winner and -1 to the others when the match
+ends (several winners are possible after a shared round win); nothing before.
+
+Observation: ``{"observation": float32 vector, "action_mask": int8 vector}``. The
+mask is 1 for the legal actions of the agent to act and all zero for the others.
+The vector holds only what the agent may know (RULES.md §1): public cards and
+facts, its own hand, and what it saw or can follow: a card compared in Battle
+Bunny, received or given in a swap, the set-aside card seen with Grave Digger, the
+pile position where it put a card with Mouse Trapper (and who then drew it). A
+known card goes stale when a shuffle or a secret placement could have moved it,
+or when its holder plays a card of the same value. Per-seat fields are relative:
+index 0 is the observer, then the other seats clockwise.
+
+<!-- observation-table -->
+| offsets | field | shape | range | meaning |
+|---|---|---|---|---|
+| 0..10 | `my_hand` | 11 | 0..2 | count of each value 0..10 in my hand |
+| 11..14 | `phase` | 4 | 0..1 | one-hot: play, grave_digger (keep or swap), mouse_trapper (place), match_over |
+| 15..20 | `to_act` | 6 | 0..1 | one-hot: the seat to act (relative) |
+| 21..26 | `seat_present` | 6 | 0..1 | 1 for seats at this table (relative) |
+| 27..32 | `in_round` | 6 | 0..1 | 1 if the seat is still in the round |
+| 33..38 | `protected` | 6 | 0..1 | 1 if the seat is protected by Shell Shield |
+| 39..44 | `tokens` | 6 | 0..3 | tokens won by each seat |
+| 45..50 | `round_start` | 6 | 0..1 | one-hot: the seat that started this round |
+| 51..116 | `rows` | 6x11 | 0..5 | count of each value in each seat's row of played and revealed cards |
+| 117..171 | `known_hands` | 5x11 | 0..2 | count of each value I know to be in each opponent's hand (seen, given, compared, or watched moving) |
+| 172..182 | `face_up_aside` | 11 | 0..2 | count of each value set aside face up (two players) |
+| 183..193 | `known_aside` | 11 | 0..1 | one-hot value of the face-down set-aside card if I have seen it (Grave Digger) |
+| 194..194 | `aside_present` | 1 | 0..1 | 1 while the face-down set-aside card is set aside |
+| 195..381 | `known_deck` | 17x11 | 0..1 | one-hot value at each depth of the draw pile (0 = top) that I know (Mouse Trapper), until a shuffle or another Mouse Trapper makes it stale |
+| 382..392 | `pending_card` | 11 | 0..1 | one-hot value of the card I am putting back with Mouse Trapper |
+| 393..393 | `deck_size` | 1 | 0..17 | cards in the draw pile |
+| 394..394 | `tokens_to_win` | 1 | 2..3 | tokens that win the match |
+<!-- /observation-table -->
+
+Actions: one ``Discrete`` space; seats are offsets clockwise from the actor
+(``+0`` is the actor). Cards by value: 0 royal_robovac, 1 crystal_bowl,
+2 mouse_trapper, 3 battle_bunny, 4 shell_shield, 5 snake_sorcerer, 6 grave_digger,
+7 jittery_juggler, 8 hermit_swap, 9 not_a_pet, 10 king_cat. ``env.action_name(i)``
+and ``env.action_index(name)`` convert between indices and names.
+
+<!-- action-table -->
+| index | name | meaning |
+|---|---|---|
+| 0 | `play:royal_robovac` | play royal_robovac |
+| 1 | `play:crystal_bowl:none` | play crystal_bowl without effect (no player can be chosen) |
+| 2..51 | `play:crystal_bowl:+1:royal_robovac` .. `play:crystal_bowl:+5:king_cat` | play crystal_bowl on seat +k naming value g: index = 2 + 10*(k-1) + position of g in (0, 2, 3, ..., 10) |
+| 52 | `play:mouse_trapper` | play mouse_trapper |
+| 53 | `play:battle_bunny:none` | play battle_bunny without effect (no player can be chosen) |
+| 54 | `play:battle_bunny:+1` | play battle_bunny on seat +1 clockwise |
+| 55 | `play:battle_bunny:+2` | play battle_bunny on seat +2 clockwise |
+| 56 | `play:battle_bunny:+3` | play battle_bunny on seat +3 clockwise |
+| 57 | `play:battle_bunny:+4` | play battle_bunny on seat +4 clockwise |
+| 58 | `play:battle_bunny:+5` | play battle_bunny on seat +5 clockwise |
+| 59 | `play:shell_shield` | play shell_shield |
+| 60 | `play:snake_sorcerer:+0` | play snake_sorcerer on seat +0 clockwise (myself) |
+| 61 | `play:snake_sorcerer:+1` | play snake_sorcerer on seat +1 clockwise |
+| 62 | `play:snake_sorcerer:+2` | play snake_sorcerer on seat +2 clockwise |
+| 63 | `play:snake_sorcerer:+3` | play snake_sorcerer on seat +3 clockwise |
+| 64 | `play:snake_sorcerer:+4` | play snake_sorcerer on seat +4 clockwise |
+| 65 | `play:snake_sorcerer:+5` | play snake_sorcerer on seat +5 clockwise |
+| 66 | `play:grave_digger` | play grave_digger |
+| 67 | `play:jittery_juggler` | play jittery_juggler |
+| 68 | `play:hermit_swap:none` | play hermit_swap without effect (no player can be chosen) |
+| 69 | `play:hermit_swap:+1` | play hermit_swap on seat +1 clockwise |
+| 70 | `play:hermit_swap:+2` | play hermit_swap on seat +2 clockwise |
+| 71 | `play:hermit_swap:+3` | play hermit_swap on seat +3 clockwise |
+| 72 | `play:hermit_swap:+4` | play hermit_swap on seat +4 clockwise |
+| 73 | `play:hermit_swap:+5` | play hermit_swap on seat +5 clockwise |
+| 74 | `play:not_a_pet` | play not_a_pet |
+| 75 | `play:king_cat` | play king_cat |
+| 76 | `grave_digger:keep` | keep the hand card |
+| 77 | `grave_digger:swap` | swap the hand card with the set-aside card |
+| 78..94 | `mouse_trapper:depth=0` .. `mouse_trapper:depth=16` | put the card back with d cards above it: index = 78 + d |
+<!-- /action-table -->
+
+Scenarios: ``reset(options={"scenario": {...}})`` deals round 1 as given; keys
+``hands``, ``deck`` or ``deck_top`` (top first), ``set_aside``, ``face_up``,
+``first_player``, ``tokens``; cards by value or name. Unnamed cards are dealt at
+random. See :mod:`phpets_env.scenario`. Example::
+
+    game.reset(seed=0, options={"scenario": {
+        "hands": ["crystal_bowl", "king_cat"], "deck_top": ["battle_bunny"],
+        "first_player": 0}})
+
+Version history: v0, first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cardgym.aec import CardGameEnv, StepOutcome
+from phpets_env import rules
+from phpets_env.encoding import (
+    ACTION_SPECS,
+    ACTION_TABLE,
+    KEEP,
+    OBSERVATION_SPEC,
+    PLACE,
+    PLAY_CARD,
+    SWAP,
+    encode,
+    legal_action_indices,
+)
+from phpets_env.render import render_full, render_view
+from phpets_env.state import MATCH_OVER, Config, State
+from phpets_env.view import PlayerView
+
+ENV_ID = "cardgym/power_hungry_pets-v0"
+
+#: Runs of actions collapsed into one row of the docs table.
+DOC_GROUPS = [
+    ("play:crystal_bowl:+",
+     "play crystal_bowl on seat +k naming value g: index = 2 + 10*(k-1) + position of g "
+     "in (0, 2, 3, ..., 10)"),
+    ("mouse_trapper:depth=", "put the card back with d cards above it: index = 78 + d"),
+]
+
+
+class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
+    """Power Hungry Pets AEC environment; see the module docstring."""
+
+    action_table = ACTION_TABLE
+    observation_spec = OBSERVATION_SPEC
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "power_hungry_pets_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        robovac: str = "dethrone",
+        final_tie: str = "shared",
+        start_player: str = "winner",
+        reward: str = "match",
+        render_mode: str | None = None,
+        render_seat: int | str | None = None,
+        illegal_action: str = "raise",
+    ) -> None:
+        self.config = Config(num_players, robovac, final_tie, start_player, reward)
+        super().__init__(num_players, render_mode, render_seat, illegal_action)
+
+    # hooks --------------------------------------------------------------
+
+    def _game_new(self, rng: np.random.Generator, scenario: dict[str, Any] | None) -> State:
+        return rules.new_game(self.config, rng, scenario)
+
+    def _game_to_act(self) -> int:
+        return self.game_state.current  # type: ignore[union-attr]
+
+    def _game_legal_actions(self) -> list[int]:
+        return legal_action_indices(self.game_state)  # type: ignore[arg-type]
+
+    def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
+        state: State = self.game_state  # type: ignore[assignment]
+        kind, card, offset, extra = ACTION_SPECS[action]
+        round_before = state.round_number
+        if kind == PLAY_CARD:
+            target = None if offset < 0 else (state.current + offset) % state.num_players
+            rules.play(state, card, target, extra, rng)
+        elif kind == KEEP or kind == SWAP:
+            rules.resolve_grave_digger(state, kind == SWAP, rng)
+        elif kind == PLACE:
+            rules.resolve_mouse_trapper(state, extra, rng)
+        over = state.phase == MATCH_OVER
+        if self.config.reward == "round":
+            if over or state.round_number != round_before:
+                winners = state.round_winners
+                rewards = [1.0 if s in winners else -1.0 for s in range(state.num_players)]
+                return StepOutcome(rewards, game_over=over)
+            return None
+        if over:
+            return StepOutcome(rules.returns(state), game_over=True)
+        return None
+
+    def _game_encode(self, seat: int) -> NDArray[np.float32]:
+        return encode(PlayerView(self.game_state, seat))  # type: ignore[arg-type]
+
+    def _game_render(self, seat: int | None) -> str:
+        state: State = self.game_state  # type: ignore[assignment]
+        if seat is None:
+            return render_full(state)
+        return render_view(PlayerView(state, seat))
+
+
+def env(**kwargs: Any) -> raw_env:
+    """Power Hungry Pets with the safety of PettingZoo's standard wrappers built in.
+
+    Order checks, action bounds and illegal-action handling are done inline by the
+    base class, so no wrapper chain is applied (see :mod:`cardgym.aec`).
+    """
+    return raw_env(**kwargs)

@@ -1,0 +1,406 @@
+"""Power Hungry Pets engine: a whole match of rounds (RULES.md §2).
+
+Pure game logic over :class:`~phpets_env.state.State`; no gymnasium or pettingzoo
+here. Randomness comes only from the ``np.random.Generator`` passed in.
+
+Public functions: :func:`new_game`, :func:`to_act`, :func:`legal_moves`,
+:func:`apply`, :func:`is_over`, :func:`returns`, :func:`player_view`,
+:func:`resample_hidden`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from cardgym.errors import IllegalMoveError
+from phpets_env import effects
+from phpets_env.cards import BOWL_GUESSES, CARD_VALUES, NUM_CARDS, Card, face_up_aside
+from phpets_env.state import (
+    GRAVE_DIGGER,
+    MATCH_OVER,
+    MOUSE_TRAPPER,
+    NO_CARD,
+    PHASE_NAMES,
+    PLAY,
+    Config,
+    GraveSwap,
+    Move,
+    PlaceCard,
+    Play,
+    State,
+)
+from phpets_env.view import PlayerView
+
+# How each card picks its target.
+NO_TARGET = 0
+OTHER_PLAYER = 1  # another player in the round, unprotected (or none: no effect)
+ANY_PLAYER = 2  # Snake Sorcerer: yourself, or another unprotected player in the round
+TARGET_KIND: tuple[int, ...] = tuple(
+    OTHER_PLAYER
+    if card in (Card.HERMIT_SWAP, Card.BATTLE_BUNNY, Card.CRYSTAL_BOWL)
+    else ANY_PLAYER
+    if card == Card.SNAKE_SORCERER
+    else NO_TARGET
+    for card in Card
+)
+
+
+# ------------------------------------------------------------------ setup
+
+
+def new_game(
+    config: Config, rng: np.random.Generator, scenario: Mapping[str, Any] | None = None
+) -> State:
+    """A new match: tokens at zero, a random first player, round 1 dealt and started.
+
+    Args:
+        config: rule options.
+        rng: the only source of randomness.
+        scenario: optional fixed setup of round 1 (see :mod:`phpets_env.scenario`).
+    """
+    state = State(config)
+    if scenario is not None:
+        from phpets_env.scenario import apply_scenario
+
+        apply_scenario(state, scenario, rng)
+        _begin_turn(state, state.round_start, rng)
+    else:
+        _start_round(state, int(rng.integers(config.num_players)), rng)
+    return state
+
+
+def _start_round(state: State, start: int, rng: np.random.Generator) -> None:
+    n = state.num_players
+    deck = rng.permutation(NUM_CARDS).tolist()
+    state.aside = deck.pop()
+    state.face_up = [deck.pop() for _ in range(face_up_aside(n))]
+    state.hands = [[deck.pop()] for _ in range(n)]
+    state.deck = deck
+    state.rows = [[] for _ in range(n)]
+    state.in_round = [True] * n
+    state.protected = [False] * n
+    state.pending = NO_CARD
+    state.known = [1 << hand[0] for hand in state.hands]
+    state.round_start = start
+    state.round_number += 1
+    _begin_turn(state, start, rng)
+
+
+def _begin_turn(state: State, seat: int, rng: np.random.Generator) -> None:
+    """Start ``seat``'s turn: protection ends, then draw, or the showdown if the deck is empty."""
+    state.current = seat
+    state.protected[seat] = False
+    state.phase = PLAY
+    if not state.deck:
+        _end_round(state, _showdown(state), rng)
+        return
+    card = state.deck.pop()
+    state.hands[seat].append(card)
+    state.known[seat] |= 1 << card
+
+
+# ------------------------------------------------------------ whose move
+
+
+def to_act(state: State) -> int:
+    """The seat to act (the last actor once the match is over)."""
+    return state.current
+
+
+def is_over(state: State) -> bool:
+    """Whether the match is over."""
+    return state.phase == MATCH_OVER
+
+
+def returns(state: State) -> list[float]:
+    """+1 to each match winner and -1 to the others once the match is over; else zeros."""
+    if state.phase != MATCH_OVER:
+        return [0.0] * state.num_players
+    winners = state.match_winners
+    return [1.0 if seat in winners else -1.0 for seat in range(state.num_players)]
+
+
+def choosable_targets(state: State, card: int) -> list[int]:
+    """Seats the seat to act may choose with ``card`` (empty: the card has no effect)."""
+    kind = TARGET_KIND[card]
+    actor = state.current
+    if kind == NO_TARGET:
+        return []
+    n = state.num_players
+    in_round, protected = state.in_round, state.protected
+    targets = [
+        seat
+        for seat in ((actor + k) % n for k in range(1, n))
+        if in_round[seat] and not protected[seat]
+    ]
+    if kind == ANY_PLAYER:
+        targets.insert(0, actor)
+    return targets
+
+
+def legal_moves(state: State) -> list[Move]:
+    """Every legal move of the seat to act, in action-table order."""
+    phase = state.phase
+    if phase == PLAY:
+        moves: list[Move] = []
+        for card in sorted({CARD_VALUES[c] for c in state.hands[state.current]}):
+            kind = TARGET_KIND[card]
+            if kind == NO_TARGET:
+                moves.append(Play(card))
+                continue
+            targets = choosable_targets(state, card)
+            if not targets:
+                moves.append(Play(card))
+            elif card == Card.CRYSTAL_BOWL:
+                moves.extend(Play(card, t, g) for t in targets for g in BOWL_GUESSES)
+            else:
+                moves.extend(Play(card, t) for t in targets)
+        return moves
+    if phase == GRAVE_DIGGER:
+        return [GraveSwap(False), GraveSwap(True)]
+    if phase == MOUSE_TRAPPER:
+        return [PlaceCard(depth) for depth in range(len(state.deck) + 1)]
+    return []
+
+
+def apply(state: State, move: Move, rng: np.random.Generator) -> None:
+    """Apply a legal move of the seat to act, in place.
+
+    Raises:
+        IllegalMoveError: naming the move and the phase; the state is unchanged.
+    """
+    if move not in legal_moves(state):
+        raise IllegalMoveError(
+            f"{move!r} is not legal for seat {state.current} in phase "
+            f"{PHASE_NAMES[state.phase]!r}"
+        )
+    if isinstance(move, Play):
+        play(state, move.card, move.target, move.guess, rng)
+    elif isinstance(move, GraveSwap):
+        resolve_grave_digger(state, move.swap, rng)
+    else:
+        resolve_mouse_trapper(state, move.depth, rng)
+
+
+# ------------------------------------------------------ unchecked moves
+# The env validates against its cached legal actions and calls these directly.
+
+
+def play(
+    state: State, card: int, target: int | None, guess: int | None, rng: np.random.Generator
+) -> None:
+    """Play a card of value ``card`` from the hand of the seat to act (unchecked)."""
+    actor = state.current
+    hand = state.hands[actor]
+    played = hand[0] if CARD_VALUES[hand[0]] == card else hand[1]
+    hand.remove(played)
+    _forget_ambiguous_play(state, actor, played)
+    state.rows[actor].append(played)
+    if target is not None or TARGET_KIND[card] == NO_TARGET:
+        _resolve(state, card, actor, target, guess, rng)
+    if state.phase == PLAY:
+        _end_turn(state, rng)
+
+
+def _forget_ambiguous_play(state: State, actor: int, played: int) -> None:
+    """An observer who knew a card of the same value in the actor's hand cannot tell
+    which copy was played, so the copy left in hand becomes unknown to them."""
+    value = CARD_VALUES[played]
+    bit = 1 << played
+    known = state.known
+    for kept in state.hands[actor]:
+        if CARD_VALUES[kept] == value:
+            kept_bit = 1 << kept
+            for observer in range(state.num_players):
+                if observer != actor and known[observer] & kept_bit and not known[observer] & bit:
+                    known[observer] &= ~kept_bit
+
+
+def _resolve(
+    state: State,
+    card: int,
+    actor: int,
+    target: int | None,
+    guess: int | None,
+    rng: np.random.Generator,
+) -> None:
+    if card == Card.KING_CAT:
+        effects.eliminate(state, actor)
+    elif card == Card.NOT_A_PET:
+        effects.not_a_pet(state, actor)
+    elif card == Card.HERMIT_SWAP:
+        effects.swap_hands(state, actor, target)  # type: ignore[arg-type]
+    elif card == Card.JITTERY_JUGGLER:
+        effects.jittery_juggler(state, actor, rng)
+    elif card == Card.GRAVE_DIGGER:
+        effects.grave_digger(state, actor)
+    elif card == Card.SNAKE_SORCERER:
+        effects.snake_sorcerer(state, target)  # type: ignore[arg-type]
+    elif card == Card.SHELL_SHIELD:
+        state.protected[actor] = True
+    elif card == Card.BATTLE_BUNNY:
+        effects.battle_bunny(state, actor, target)  # type: ignore[arg-type]
+    elif card == Card.MOUSE_TRAPPER:
+        effects.mouse_trapper(state, actor)
+    elif card == Card.CRYSTAL_BOWL:
+        effects.crystal_bowl(state, target, guess)  # type: ignore[arg-type]
+
+
+def resolve_grave_digger(state: State, swap: bool, rng: np.random.Generator) -> None:
+    """Finish a Grave Digger play: keep or swap with the set-aside card (unchecked)."""
+    if swap:
+        effects.grave_swap(state, state.current)
+    state.phase = PLAY
+    _end_turn(state, rng)
+
+
+def resolve_mouse_trapper(state: State, depth: int, rng: np.random.Generator) -> None:
+    """Finish a Mouse Trapper play: put the card back at ``depth`` (unchecked)."""
+    effects.place_card(state, depth)
+    state.phase = PLAY
+    _end_turn(state, rng)
+
+
+# ------------------------------------------------------- turns and rounds
+
+
+def _end_turn(state: State, rng: np.random.Generator) -> None:
+    n = state.num_players
+    in_round = state.in_round
+    alive = [seat for seat in range(n) if in_round[seat]]
+    if len(alive) == 1:
+        _end_round(state, alive, rng)
+        return
+    seat = state.current
+    for _ in range(n):
+        seat = (seat + 1) % n
+        if in_round[seat]:
+            break
+    _begin_turn(state, seat, rng)
+
+
+def _showdown(state: State) -> list[int]:
+    """Round winners when the deck is empty: hands revealed, highest wins, then tie-breaks."""
+    contenders = [seat for seat in range(state.num_players) if state.in_round[seat]]
+    value = {seat: CARD_VALUES[state.hands[seat][0]] for seat in contenders}
+    held = set(value.values())
+    if Card.KING_CAT in held and Card.ROYAL_ROBOVAC in held:
+        duel = len(contenders) == 2
+        if state.config.robovac == "dethrone" or duel:
+            contenders = [seat for seat in contenders if value[seat] != Card.KING_CAT]
+    best = max(value[seat] for seat in contenders)
+    tied = [seat for seat in contenders if value[seat] == best]
+    if len(tied) > 1:
+        rows = {seat: sorted((CARD_VALUES[c] for c in state.rows[seat]), reverse=True)
+                for seat in tied}
+        best_row = max(rows.values())
+        tied = [seat for seat in tied if rows[seat] == best_row]
+        if len(tied) > 1 and state.config.final_tie == "nobody":
+            return []
+    return tied
+
+
+def _end_round(state: State, winners: list[int], rng: np.random.Generator) -> None:
+    """Award tokens; end the match or deal the next round."""
+    n = state.num_players
+    start = state.round_start
+    ordered = [seat for seat in ((start + k) % n for k in range(n)) if seat in winners]
+    short = []
+    for seat in ordered:
+        if state.token_supply > 0:
+            state.tokens[seat] += 1
+            state.token_supply -= 1
+        else:
+            short.append(seat)
+    state.round_winners = tuple(ordered)
+    target = state.config.tokens_to_win
+    champions = tuple(
+        seat for seat in range(n) if state.tokens[seat] + (seat in short) >= target
+    )
+    if champions:
+        state.match_winners = champions
+        state.phase = MATCH_OVER
+        return
+    rule = state.config.start_player
+    if rule == "winner" and ordered:
+        next_start = ordered[0]
+    elif rule == "random":
+        next_start = int(rng.integers(n))
+    else:
+        next_start = (start + 1) % n
+    _start_round(state, next_start, rng)
+
+
+# ------------------------------------------------------------ information
+
+
+def player_view(state: State, seat: int) -> PlayerView:
+    """What ``seat`` may know of the state (RULES.md §1)."""
+    return PlayerView(state, seat)
+
+
+def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
+    """A state ``seat`` cannot tell apart from ``state``: every card whose place
+    ``seat`` does not know is dealt anew at random among those places.
+
+    Other seats' knowledge moves with the places it is about. Inferences a seat
+    could draw from failed guesses are not used as constraints.
+    """
+    clone = state.clone()
+    mine = state.known[seat]
+    slots: list[tuple[list[int], int]] = []  # (container, index) of each hidden card
+    for other in range(state.num_players):
+        if other != seat:
+            hand = clone.hands[other]
+            slots.extend((hand, i) for i, c in enumerate(hand) if not mine >> c & 1)
+    slots.extend((clone.deck, i) for i, c in enumerate(clone.deck) if not mine >> c & 1)
+    holders = [[clone.aside], [clone.pending]]
+    for holder in holders:
+        if holder[0] != NO_CARD and not mine >> holder[0] & 1:
+            slots.append((holder, 0))
+    old = [container[i] for container, i in slots]
+    new = [old[i] for i in rng.permutation(len(old))]
+    relabel = dict(zip(old, new, strict=True))
+    for (container, i), card in zip(slots, new, strict=True):
+        container[i] = card
+    clone.aside, clone.pending = holders[0][0], holders[1][0]
+    for other in range(state.num_players):
+        if other != seat:
+            mask = state.known[other]
+            remapped = 0
+            for card in range(NUM_CARDS):
+                if mask >> card & 1:
+                    remapped |= 1 << relabel.get(card, card)
+            clone.known[other] = remapped
+    return clone
+
+
+def phase_name(state: State) -> str:
+    """Readable name of the current phase."""
+    return PHASE_NAMES[state.phase]
+
+
+__all__ = [
+    "Config",
+    "GraveSwap",
+    "Move",
+    "PlaceCard",
+    "Play",
+    "State",
+    "apply",
+    "choosable_targets",
+    "is_over",
+    "legal_moves",
+    "new_game",
+    "player_view",
+    "resample_hidden",
+    "returns",
+    "to_act",
+    "MATCH_OVER",
+    "MOUSE_TRAPPER",
+    "GRAVE_DIGGER",
+    "PLAY",
+]

@@ -1,0 +1,183 @@
+"""Power Hungry Pets: rule options, game state and moves.
+
+The state holds physical card ids 0..20 (see ``cards.CARD_VALUES``) so that what a
+seat knows can be kept as the set of card ids whose location it knows: a card
+moved by a public, deterministic act (a draw from the top, a swap of hands)
+stays known; a shuffle or a secret placement makes it stale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from cardgym.errors import OptionError
+from phpets_env.cards import MAX_PLAYERS, MIN_PLAYERS, TOTAL_TOKENS, tokens_to_win
+
+# Phases: what the seat to act decides.
+PLAY: Final = 0  # play one of the two hand cards
+GRAVE_DIGGER: Final = 1  # keep the hand card or swap it with the set-aside card
+MOUSE_TRAPPER: Final = 2  # put the looked-at top card back at a depth of choice
+MATCH_OVER: Final = 3
+PHASE_NAMES: Final = ("play", "grave_digger", "mouse_trapper", "match_over")
+
+ROBOVAC_OPTIONS: Final = ("dethrone", "duel_only")
+FINAL_TIE_OPTIONS: Final = ("shared", "nobody")
+START_PLAYER_OPTIONS: Final = ("winner", "rotate", "random")
+REWARD_OPTIONS: Final = ("match", "round")
+
+NO_CARD: Final = -1
+
+
+def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise OptionError(
+            f"{name}={value!r} is not a valid option; allowed: {', '.join(map(repr, allowed))}"
+        )
+
+
+@dataclass(frozen=True)
+class Config:
+    """Rule options of RULES.md §2 (defaults follow the seed text).
+
+    Attributes:
+        num_players: 2 to 6.
+        robovac: ``"dethrone"`` (King Cat cannot win a showdown Royal Robovac reaches)
+            or ``"duel_only"`` (Robovac beats King Cat only when they are the last two).
+        final_tie: ``"shared"`` (every player still tied after the row comparison takes
+            a token) or ``"nobody"``.
+        start_player: who starts rounds after the first: ``"winner"``, ``"rotate"``
+            (clockwise from the previous start player) or ``"random"``.
+        reward: ``"match"`` (+1 to each match winner, -1 to the others, at match end)
+            or ``"round"`` (+1 to each round winner, -1 to the others, at each round end).
+    """
+
+    num_players: int = 2
+    robovac: str = "dethrone"
+    final_tie: str = "shared"
+    start_player: str = "winner"
+    reward: str = "match"
+
+    def __post_init__(self) -> None:
+        if (
+            not isinstance(self.num_players, int)
+            or isinstance(self.num_players, bool)
+            or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS
+        ):
+            raise OptionError(
+                f"num_players={self.num_players!r} is not allowed; "
+                f"Power Hungry Pets takes {MIN_PLAYERS} to {MAX_PLAYERS} players"
+            )
+        _check_choice("robovac", self.robovac, ROBOVAC_OPTIONS)
+        _check_choice("final_tie", self.final_tie, FINAL_TIE_OPTIONS)
+        _check_choice("start_player", self.start_player, START_PLAYER_OPTIONS)
+        _check_choice("reward", self.reward, REWARD_OPTIONS)
+
+    @property
+    def tokens_to_win(self) -> int:
+        return tokens_to_win(self.num_players)
+
+
+class State:
+    """Everything about a match in progress, including what each seat knows.
+
+    Decks are lists of card ids with the top card last. ``known[s]`` is a bit mask
+    over card ids: bit ``c`` set means seat ``s`` knows where card ``c`` is.
+    """
+
+    __slots__ = (
+        "config", "num_players", "deck", "aside", "face_up", "hands", "rows",
+        "in_round", "protected", "tokens", "token_supply", "current", "phase",
+        "pending", "known", "round_start", "round_number", "round_winners",
+        "match_winners",
+    )
+
+    def __init__(self, config: Config) -> None:
+        n = config.num_players
+        self.config = config
+        self.num_players = n
+        self.deck: list[int] = []
+        self.aside: int = NO_CARD
+        self.face_up: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.rows: list[list[int]] = [[] for _ in range(n)]
+        self.in_round: list[bool] = [True] * n
+        self.protected: list[bool] = [False] * n
+        self.tokens: list[int] = [0] * n
+        self.token_supply: int = TOTAL_TOKENS
+        self.current: int = 0
+        self.phase: int = PLAY
+        self.pending: int = NO_CARD
+        self.known: list[int] = [0] * n
+        self.round_start: int = 0
+        self.round_number: int = 0
+        self.round_winners: tuple[int, ...] = ()
+        self.match_winners: tuple[int, ...] = ()
+
+    def clone(self) -> State:
+        """An independent copy (the config is shared: it is immutable)."""
+        other = State.__new__(State)
+        other.config = self.config
+        other.num_players = self.num_players
+        other.deck = self.deck[:]
+        other.aside = self.aside
+        other.face_up = self.face_up[:]
+        other.hands = [hand[:] for hand in self.hands]
+        other.rows = [row[:] for row in self.rows]
+        other.in_round = self.in_round[:]
+        other.protected = self.protected[:]
+        other.tokens = self.tokens[:]
+        other.token_supply = self.token_supply
+        other.current = self.current
+        other.phase = self.phase
+        other.pending = self.pending
+        other.known = self.known[:]
+        other.round_start = self.round_start
+        other.round_number = self.round_number
+        other.round_winners = self.round_winners
+        other.match_winners = self.match_winners
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in State.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in State.__slots__}
+
+    def __setstate__(self, data: dict[str, object]) -> None:
+        for name, value in data.items():
+            setattr(self, name, value)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play a hand card of value ``card``.
+
+    ``target`` is a seat (None for cards without one, or when no player can be
+    chosen); ``guess`` is the value Crystal Bowl names.
+    """
+
+    card: int
+    target: int | None = None
+    guess: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GraveSwap:
+    """Grave Digger: ``swap=True`` exchanges the hand card with the set-aside card."""
+
+    swap: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceCard:
+    """Mouse Trapper: put the looked-at card back at ``depth`` (0 = top)."""
+
+    depth: int
+
+
+Move = Play | GraveSwap | PlaceCard

@@ -1,0 +1,143 @@
+"""What one seat may know of a Power Hungry Pets state (RULES.md §1).
+
+:class:`PlayerView` is the only way the encoder and the renderer's seat view read a
+state: everything it returns is public or known to its seat. Hidden cards appear
+only through ``known`` bits, which the engine keeps per seat.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from phpets_env.cards import CARD_VALUES
+
+if TYPE_CHECKING:
+    from phpets_env.state import Config, State
+
+NO_CARD = -1
+
+
+class PlayerView:
+    """Read-only view of a state from one seat.
+
+    Args:
+        state: the full state (kept private).
+        seat: the observing seat.
+    """
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+
+    # Public facts -------------------------------------------------------
+
+    @property
+    def config(self) -> Config:
+        return self._state.config
+
+    @property
+    def num_players(self) -> int:
+        return self._state.num_players
+
+    @property
+    def current(self) -> int:
+        """Seat to act."""
+        return self._state.current
+
+    @property
+    def phase(self) -> int:
+        return self._state.phase
+
+    @property
+    def round_start(self) -> int:
+        return self._state.round_start
+
+    @property
+    def round_number(self) -> int:
+        return self._state.round_number
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._state.deck)
+
+    @property
+    def aside_present(self) -> bool:
+        """Whether the face-down set-aside card is still set aside."""
+        return self._state.aside != NO_CARD
+
+    def in_round(self) -> list[bool]:
+        return self._state.in_round[:]
+
+    def protected(self) -> list[bool]:
+        return self._state.protected[:]
+
+    def tokens(self) -> list[int]:
+        return self._state.tokens[:]
+
+    @property
+    def token_supply(self) -> int:
+        return self._state.token_supply
+
+    def rows(self) -> list[list[int]]:
+        """Values in each seat's row, in play order."""
+        return [[CARD_VALUES[c] for c in row] for row in self._state.rows]
+
+    def face_up(self) -> list[int]:
+        """Values of the cards set aside face up (two-player game)."""
+        return [CARD_VALUES[c] for c in self._state.face_up]
+
+    def hand_sizes(self) -> list[int]:
+        return [len(hand) for hand in self._state.hands]
+
+    @property
+    def round_winners(self) -> tuple[int, ...]:
+        return self._state.round_winners
+
+    @property
+    def match_winners(self) -> tuple[int, ...]:
+        return self._state.match_winners
+
+    # What this seat knows -------------------------------------------------
+
+    def my_hand(self) -> list[int]:
+        """Values in the seat's own hand."""
+        return [CARD_VALUES[c] for c in self._state.hands[self.seat]]
+
+    def known_hand(self, other: int) -> list[int]:
+        """Values this seat knows to be in ``other``'s hand."""
+        known = self._state.known[self.seat]
+        return [CARD_VALUES[c] for c in self._state.hands[other] if known >> c & 1]
+
+    def known_deck(self) -> list[tuple[int, int]]:
+        """``(depth, value)`` of deck cards whose place this seat knows (0 = top)."""
+        state = self._state
+        known = state.known[self.seat]
+        deck = state.deck
+        top = len(deck) - 1
+        return [(top - i, CARD_VALUES[c]) for i, c in enumerate(deck) if known >> c & 1]
+
+    def has_deck_knowledge(self) -> bool:
+        """Whether the seat knows any deck card (a cheap test before :meth:`known_deck`)."""
+        state = self._state
+        known = state.known[self.seat]
+        return any(known >> c & 1 for c in state.deck) if known else False
+
+    def known_aside(self) -> int | None:
+        """Value of the face-down set-aside card if this seat knows it."""
+        aside = self._state.aside
+        if aside != NO_CARD and self._state.known[self.seat] >> aside & 1:
+            return CARD_VALUES[aside]
+        return None
+
+    def pending_card(self) -> int | None:
+        """Value of the card this seat holds out during its Mouse Trapper placement."""
+        state = self._state
+        if state.pending != NO_CARD and state.current == self.seat:
+            return CARD_VALUES[state.pending]
+        return None
+
+    def knowledge_mask(self) -> int:
+        """Bit mask of card ids whose place the seat knows (cheap emptiness tests)."""
+        return self._state.known[self.seat]
