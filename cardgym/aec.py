@@ -75,7 +75,8 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
 
     Args:
         num_players: seats at the table; agents are ``player_0`` .. ``player_{n-1}``.
-        render_mode: ``None`` or ``"ansi"``.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"``
+            (``render()`` prints it).
         render_seat: whose view ``render()`` shows: a seat number, ``None`` for the
             agent to act, or ``"full"`` for everything, hidden cards included.
         illegal_action: ``"raise"`` (default) raises :class:`IllegalMoveError`;
@@ -84,7 +85,9 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
 
     action_table: ClassVar[ActionTable[Any]]
     observation_spec: ClassVar[ObservationSpec]
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"], "is_parallelizable": False
+    }
 
     def __init__(
         self,
@@ -131,8 +134,8 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         self.game_state: StateT | None = None
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
-        self._legal_cache: list[int] | None = None
-        self._legal_set: frozenset[int] | set[int] = frozenset()
+        self._mask_cache: int | None = None
+        self._mask_arrays: dict[int, NDArray[np.int8]] = {}
 
     # ------------------------------------------------------------------ hooks
 
@@ -144,8 +147,8 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         """The seat to act now (any seat once the game is over)."""
         raise NotImplementedError
 
-    def _game_legal_actions(self) -> list[int]:
-        """Legal action indices of the seat to act, in increasing order."""
+    def _game_legal_mask(self) -> int:
+        """Legal actions of the seat to act as a bit mask (bit ``i`` set: action ``i`` legal)."""
         raise NotImplementedError
 
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
@@ -211,33 +214,42 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._rewards_dirty = False
-        self._legal_cache = None
+        self._mask_cache = None
         self.agent_selection = self.possible_agents[self._game_to_act()]
 
     def _require_reset(self, what: str) -> None:
         if self.game_state is None:
             raise OrderError(f"{what} called before reset(); call env.reset() first")
 
-    def legal_actions(self) -> list[int]:
-        """Legal action indices of the agent to act (empty once the game is over)."""
-        self._require_reset("legal_actions()")
-        if self._legal_cache is None:
-            if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
-                legal: list[int] = []
+    def _legal_mask(self) -> int:
+        mask = self._mask_cache
+        if mask is None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                mask = 0
             else:
-                legal = self._game_legal_actions()
-            self._legal_cache = legal
-            self._legal_set = set(legal)
-        return self._legal_cache
+                mask = self._game_legal_mask()
+            self._mask_cache = mask
+        return mask
+
+    def legal_actions(self) -> list[int]:
+        """Legal action indices of the agent to act, ascending (empty once it is done)."""
+        self._require_reset("legal_actions()")
+        mask = self._legal_mask()
+        return [i for i in range(self._num_actions) if mask >> i & 1]
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """The int8 mask of ``agent``: its legal actions if it is to act, else all zero."""
-        mask = np.zeros(self._num_actions, dtype=np.int8)
-        if agent == self.agent_selection:
-            legal = self.legal_actions()
-            if legal:
-                mask[legal] = 1
-        return mask
+        if agent != self.agent_selection:
+            return np.zeros(self._num_actions, dtype=np.int8)
+        mask = self._legal_mask()
+        array = self._mask_arrays.get(mask)
+        if array is None:
+            if len(self._mask_arrays) > 4096:
+                self._mask_arrays.clear()
+            array = np.array([mask >> i & 1 for i in range(self._num_actions)], dtype=np.int8)
+            self._mask_arrays[mask] = array
+        return array.copy()
 
     def observe(self, agent: str) -> Observation:
         self._require_reset("observe()")
@@ -245,14 +257,6 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
             "observation": self._game_encode(self.agent_name_mapping[agent]),
             "action_mask": self.action_mask(agent),
         }
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self._require_reset("last()")
-        return super().last(observe)
-
-    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:  # type: ignore[override]
-        self._require_reset("agent_iter()")
-        return super().agent_iter(max_iter)  # type: ignore[return-value]
 
     def step(self, action: Any) -> None:
         if self.game_state is None:
@@ -266,13 +270,14 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
                     f"{agent} has finished; the only valid action is None, got {action!r}"
                 )
             self._was_dead_step(action)
-            self._legal_cache = None
+            self._mask_cache = None
             return
         if action.__class__ is not int:
             action = self._coerce_action(action)
-        if self._legal_cache is None:
-            self.legal_actions()
-        if action not in self._legal_set:
+        mask = self._mask_cache
+        if mask is None:
+            mask = self._legal_mask()
+        if not 0 <= action < self._num_actions or not mask >> action & 1:
             self._illegal(agent, action)
             return
         if self._rewards_dirty:
@@ -280,13 +285,21 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
             self._rewards_dirty = False
         self._cumulative_rewards[agent] = 0.0
         outcome = self._game_apply(action, self._np_random)  # type: ignore[arg-type]
-        self._legal_cache = None
+        self._mask_cache = None
         if outcome is not None:
             self._record(outcome)
         if not (outcome is not None and outcome.game_over):
             self.agent_selection = self.possible_agents[self._game_to_act()]
             if outcome is not None and outcome.finished:
                 self._deads_step_first()
+
+    def _replace_state(self, state: StateT) -> None:
+        """Swap in another state of the same game mid-episode (leak tests, analysis)."""
+        self.game_state = state
+        self._mask_cache = None
+        agent = self.agent_selection
+        if not (self.terminations[agent] or self.truncations[agent]):
+            self.agent_selection = self.possible_agents[self._game_to_act()]
 
     def _coerce_action(self, action: Any) -> int:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
@@ -323,7 +336,7 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         self.infos[agent] = {"illegal_action": action}
         self._rewards_dirty = True
         self._accumulate_rewards()
-        self._legal_cache = None
+        self._mask_cache = None
 
     def _record(self, outcome: StepOutcome) -> None:
         names = self.possible_agents
@@ -345,14 +358,20 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
     # ------------------------------------------------------------ rendering
 
     def render(self) -> str | None:
-        """The table as text (``render_mode="ansi"``) from ``render_seat``'s view."""
+        """The table from ``render_seat``'s view: returned as text with
+        ``render_mode="ansi"``, printed with ``render_mode="human"``."""
         if self.render_mode is None:
             warnings.warn(
-                "render() called without a render_mode; pass render_mode='ansi'", stacklevel=2
+                "render() called without a render_mode; pass render_mode='ansi' or 'human'",
+                stacklevel=2,
             )
             return None
         self._require_reset("render()")
-        return self.render_text(self.render_seat)
+        text = self.render_text(self.render_seat)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
 
     def render_text(self, seat: int | str | None = None) -> str:
         """Text of the table: ``seat`` (int) for one seat's view, ``"full"`` for everything,

@@ -73,6 +73,7 @@ def jittery_juggler(state: State, actor: int, rng: np.random.Generator) -> None:
     known = state.known
     for observer in range(n):
         known[observer] &= stale
+    state.deck_watchers = 0
     for seat in affected:
         card = deck.pop()
         state.hands[seat].append(card)
@@ -128,6 +129,7 @@ def mouse_trapper(state: State, actor: int) -> None:
     card = deck.pop()
     state.pending = card
     state.known[actor] |= 1 << card
+    state.deck_watchers |= 1 << actor
     if deck:
         # The card may go anywhere, so every other seat loses track of deck order.
         stale = ~(bits(deck) | (1 << card))

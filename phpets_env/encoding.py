@@ -99,38 +99,66 @@ _DEPTH_BASE: Final = ACTION_TABLE.index("mouse_trapper:depth=0")
 _GUESSES: Final = len(BOWL_GUESSES)
 
 
-def legal_action_indices(state: State) -> list[int]:
-    """Legal action indices of the seat to act, ascending (the mask's source)."""
+def _target_masks(card: int) -> tuple[int, ...]:
+    """Action bit mask of ``card``'s plays for every bit set of choosable seat offsets."""
+    masks = []
+    base = _TARGET_BASE[card]
+    first = 0 if TARGET_KIND[card] == ANY_PLAYER else 1
+    for offsets in range(1 << MAX_PLAYERS):
+        mask = 0
+        for offset in range(first, MAX_PLAYERS):
+            if offsets >> offset & 1:
+                if card == Card.CRYSTAL_BOWL:
+                    start = base + (offset - 1) * _GUESSES
+                    mask |= ((1 << _GUESSES) - 1) << start
+                else:
+                    mask |= 1 << (base + offset - first)
+        if not mask and card in _PLAY_INDEX:  # nobody to choose: play without effect
+            mask = 1 << _PLAY_INDEX[card]
+        masks.append(mask)
+    return tuple(masks)
+
+
+_PLAY_MASK: Final = tuple(
+    _target_masks(card) if TARGET_KIND[card] != NO_TARGET else (1 << _PLAY_INDEX[card],) * 64
+    for card in Card
+)
+_GRAVE_MASK: Final = 0b11 << _KEEP_INDEX
+
+
+def legal_action_mask(state: State) -> int:
+    """Legal actions of the seat to act as a bit mask over action indices (bit i = action i)."""
     phase = state.phase
     if phase == PLAY:
         actor = state.current
         n = state.num_players
-        hand = state.hands[actor]
-        values = {CARD_VALUES[c] for c in hand}
-        legal: list[int] = []
-        for card in sorted(values):
-            kind = TARGET_KIND[card]
-            if kind == NO_TARGET:
-                legal.append(_PLAY_INDEX[card])
-                continue
-            targets = choosable_targets(state, card)
-            if not targets:
-                legal.append(_PLAY_INDEX[card])
-                continue
-            base = _TARGET_BASE[card]
-            first = 0 if kind == ANY_PLAYER else 1
-            if card == Card.CRYSTAL_BOWL:
-                for target in targets:
-                    start = base + ((target - actor) % n - 1) * _GUESSES
-                    legal.extend(range(start, start + _GUESSES))
-            else:
-                legal.extend(sorted(base + (target - actor) % n - first for target in targets))
-        return legal
+        in_round, protected = state.in_round, state.protected
+        offsets = 1  # offset 0 (the actor) is only used by Snake Sorcerer
+        for offset in range(1, n):
+            seat = (actor + offset) % n
+            if in_round[seat] and not protected[seat]:
+                offsets |= 1 << offset
+        first, second = state.hands[actor]
+        return (_PLAY_MASK[CARD_VALUES[first]][offsets & _OFFSET_FILTER[CARD_VALUES[first]]]
+                | _PLAY_MASK[CARD_VALUES[second]][offsets & _OFFSET_FILTER[CARD_VALUES[second]]])
     if phase == GRAVE_DIGGER:
-        return [_KEEP_INDEX, _KEEP_INDEX + 1]
+        return _GRAVE_MASK
     if phase == MOUSE_TRAPPER:
-        return list(range(_DEPTH_BASE, _DEPTH_BASE + len(state.deck) + 1))
-    return []
+        return ((1 << (len(state.deck) + 1)) - 1) << _DEPTH_BASE
+    return 0
+
+
+# Snake Sorcerer may target offset 0 (the actor); the other cards only offsets 1..5.
+_OFFSET_FILTER: Final = tuple(
+    (1 << MAX_PLAYERS) - 1 if TARGET_KIND[card] == ANY_PLAYER else (1 << MAX_PLAYERS) - 2
+    for card in Card
+)
+
+
+def legal_action_indices(state: State) -> list[int]:
+    """Legal action indices of the seat to act, ascending."""
+    mask = legal_action_mask(state)
+    return [i for i in range(NUM_ACTIONS) if mask >> i & 1]
 
 
 def action_to_move(state: State, action: int) -> Move:
@@ -204,42 +232,61 @@ _ASIDE_PRESENT, _KNOWN_DECK, _PENDING = _O["aside_present"], _O["known_deck"], _
 _DECK_SIZE, _TO_WIN = _O["deck_size"], _O["tokens_to_win"]
 
 
+# Per-card observation offsets: the value of each card id.
+_ROTATIONS: Final = {
+    n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
+    for n in range(2, MAX_PLAYERS + 1)
+}
+_PRESENT_BYTES: Final = {n: bytes([1] * n) for n in _ROTATIONS}
+_VALUE: Final = CARD_VALUES
+
+
 def encode(view: PlayerView) -> NDArray[np.float32]:
-    """The observation vector of ``view``'s seat (see :data:`OBSERVATION_SPEC`)."""
+    """The observation vector of ``view``'s seat (see :data:`OBSERVATION_SPEC`).
+
+    Every field is a small count, so the vector is built in a ``bytearray`` and
+    converted once; only the view's public facts and the seat's own knowledge are read.
+    """
     seat = view.seat
     n = view.num_players
-    order = [(seat + k) % n for k in range(n)]
-    hot: list[int] = [_PHASE + view.phase, _TO_ACT + (view.current - seat) % n,
-                      _START + (view.round_start - seat) % n]
-    hot += [_MY_HAND + v for v in view.my_hand()]
-    in_round = view.in_round()
-    protected = view.protected()
-    rows = view.rows()
-    for rel, other in enumerate(order):
-        hot.append(_PRESENT + rel)
-        if in_round[other]:
-            hot.append(_IN_ROUND + rel)
-        if protected[other]:
-            hot.append(_PROTECTED + rel)
+    values = _VALUE
+    out = bytearray(OBS_SIZE)
+    out[_PHASE + view.phase] = 1
+    out[_TO_ACT + (view.current - seat) % n] = 1
+    out[_START + (view.round_start - seat) % n] = 1
+    out[_PRESENT : _PRESENT + n] = _PRESENT_BYTES[n]
+    in_round, protected, tokens = view.in_round_flags, view.protected_flags, view.token_counts
+    out[_IN_ROUND : _IN_ROUND + n] = bytes(in_round[seat:] + in_round[:seat])
+    out[_PROTECTED : _PROTECTED + n] = bytes(protected[seat:] + protected[:seat])
+    out[_TOKENS : _TOKENS + n] = bytes(tokens[seat:] + tokens[:seat])
+    for card in view.my_hand_ids:
+        out[_MY_HAND + values[card]] += 1
+    rows = view.row_ids
+    rotation = _ROTATIONS[n][seat]
+    for rel in range(n):
+        other = rotation[rel]
         base = _ROWS + rel * NUM_VALUES
-        hot += [base + v for v in rows[other]]
-    tokens = view.tokens()
-    hot += [_TOKENS + rel for rel, other in enumerate(order) for _ in range(tokens[other])]
-    hot += [_FACE_UP + v for v in view.face_up()]
+        for card in rows[other]:
+            out[base + values[card]] += 1
+        if rel:
+            known = view.known_hand_ids(other)
+            if known:
+                base = _KNOWN_HANDS + (rel - 1) * NUM_VALUES
+                for card in known:
+                    out[base + values[card]] += 1
+    for card in view.face_up_ids:
+        out[_FACE_UP + values[card]] += 1
     if view.aside_present:
-        hot.append(_ASIDE_PRESENT)
-    if view.knowledge_mask():
-        for rel in range(1, n):
-            base = _KNOWN_HANDS + (rel - 1) * NUM_VALUES
-            hot += [base + v for v in view.known_hand(order[rel])]
+        out[_ASIDE_PRESENT] = 1
         aside = view.known_aside()
         if aside is not None:
-            hot.append(_KNOWN_ASIDE + aside)
-        hot += [_KNOWN_DECK + depth * NUM_VALUES + v for depth, v in view.known_deck()]
+            out[_KNOWN_ASIDE + aside] = 1
+    if view.watches_deck:
+        for depth, value in view.known_deck():
+            out[_KNOWN_DECK + depth * NUM_VALUES + value] = 1
         pending = view.pending_card()
         if pending is not None:
-            hot.append(_PENDING + pending)
-    obs = np.bincount(hot, minlength=OBS_SIZE).astype(np.float32)
-    obs[_DECK_SIZE] = view.deck_size
-    obs[_TO_WIN] = view.config.tokens_to_win
-    return obs
+            out[_PENDING + pending] = 1
+    out[_DECK_SIZE] = view.deck_size
+    out[_TO_WIN] = view.config.tokens_to_win
+    return np.frombuffer(out, dtype=np.uint8).astype(np.float32)

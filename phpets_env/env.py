@@ -25,7 +25,7 @@ Arguments of ``env()`` / ``raw_env()``:
 | `final_tie` | `"shared"`, `"nobody"` | `"shared"` | players still tied after comparing rows all take a token, or nobody does |
 | `start_player` | `"winner"`, `"rotate"`, `"random"` | `"winner"` | who starts rounds after the first (random in round 1) |
 | `reward` | `"match"`, `"round"` | `"match"` | +1/-1 at match end, or +1 to each round winner and -1 to the others at each round end |
-| `render_mode` | `None`, `"ansi"` | `None` | `render()` returns the table as text |
+| `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `render()` returns the table as text, or prints it |
 | `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act, or everything |
 | `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the match with -1 for the offender |
 
@@ -142,7 +142,7 @@ from phpets_env.encoding import (
     PLAY_CARD,
     SWAP,
     encode,
-    legal_action_indices,
+    legal_action_mask,
 )
 from phpets_env.render import render_full, render_view
 from phpets_env.state import MATCH_OVER, Config, State
@@ -166,7 +166,7 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
         "name": "power_hungry_pets_v0",
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }
 
@@ -192,8 +192,8 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     def _game_to_act(self) -> int:
         return self.game_state.current  # type: ignore[union-attr]
 
-    def _game_legal_actions(self) -> list[int]:
-        return legal_action_indices(self.game_state)  # type: ignore[arg-type]
+    def _game_legal_mask(self) -> int:
+        return legal_action_mask(self.game_state)  # type: ignore[arg-type]
 
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
         state: State = self.game_state  # type: ignore[assignment]

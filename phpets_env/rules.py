@@ -84,6 +84,7 @@ def _start_round(state: State, start: int, rng: np.random.Generator) -> None:
     state.protected = [False] * n
     state.pending = NO_CARD
     state.known = [1 << hand[0] for hand in state.hands]
+    state.deck_watchers = 0
     state.round_start = start
     state.round_number += 1
     _begin_turn(state, start, rng)

@@ -30,6 +30,8 @@ KEYS = ("hands", "deck", "deck_top", "set_aside", "face_up", "first_player", "to
 
 
 def _card(value: object, where: str) -> int:
+    if isinstance(value, np.integer):
+        value = int(value)
     try:
         return int(parse_card(value))
     except ValueError as error:
@@ -78,6 +80,13 @@ def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Gen
     aside = _card(scenario["set_aside"], "set_aside") if "set_aside" in scenario else None
     deck_top = _cards(scenario.get("deck", scenario.get("deck_top", [])), "deck")
 
+    pile = len(CARD_VALUES) - 1 - face_up_aside(n) - n
+    if len(deck_top) > pile:
+        raise ScenarioError(
+            f"the draw pile holds {pile} cards with {n} players; the scenario puts "
+            f"{len(deck_top)} in it"
+        )
+
     named = (hands or []) + (face_up or []) + ([aside] if aside is not None else []) + deck_top
     pools: dict[int, list[int]] = {}
     for card_id, value in enumerate(CARD_VALUES):
@@ -92,12 +101,11 @@ def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Gen
     for value in named:
         rest_values.remove(value)
     if "deck" in scenario:
-        expected = len(CARD_VALUES) - 1 - face_up_aside(n) - n
-        if len(deck_top) != expected or hands is None or aside is None or (
+        if len(deck_top) != pile or hands is None or aside is None or (
             face_up_aside(n) and face_up is None
         ):
             raise ScenarioError(
-                f"'deck' must be the whole draw pile ({expected} cards with {n} players) and needs "
+                f"'deck' must be the whole draw pile ({pile} cards with {n} players) and needs "
                 "'hands', 'set_aside' (and 'face_up' with two players); use 'deck_top' for a partial pile"
             )
 
@@ -111,6 +119,7 @@ def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Gen
         target = state.config.tokens_to_win
         if (
             isinstance(tokens, (str, bytes))
+            or not hasattr(tokens, "__len__")
             or len(tokens) != n
             or any(not isinstance(t, (int, np.integer)) or not 0 <= t < target for t in tokens)
             or sum(tokens) > TOTAL_TOKENS

@@ -88,7 +88,7 @@ class State:
     __slots__ = (
         "config", "num_players", "deck", "aside", "face_up", "hands", "rows",
         "in_round", "protected", "tokens", "token_supply", "current", "phase",
-        "pending", "known", "round_start", "round_number", "round_winners",
+        "pending", "known", "deck_watchers", "round_start", "round_number", "round_winners",
         "match_winners",
     )
 
@@ -109,6 +109,8 @@ class State:
         self.phase: int = PLAY
         self.pending: int = NO_CARD
         self.known: list[int] = [0] * n
+        # Seats that may know a position in the pile (Mouse Trapper) since the last shuffle.
+        self.deck_watchers: int = 0
         self.round_start: int = 0
         self.round_number: int = 0
         self.round_winners: tuple[int, ...] = ()
@@ -132,6 +134,7 @@ class State:
         other.phase = self.phase
         other.pending = self.pending
         other.known = self.known[:]
+        other.deck_watchers = self.deck_watchers
         other.round_start = self.round_start
         other.round_number = self.round_number
         other.round_winners = self.round_winners

@@ -118,12 +118,6 @@ class PlayerView:
         top = len(deck) - 1
         return [(top - i, CARD_VALUES[c]) for i, c in enumerate(deck) if known >> c & 1]
 
-    def has_deck_knowledge(self) -> bool:
-        """Whether the seat knows any deck card (a cheap test before :meth:`known_deck`)."""
-        state = self._state
-        known = state.known[self.seat]
-        return any(known >> c & 1 for c in state.deck) if known else False
-
     def known_aside(self) -> int | None:
         """Value of the face-down set-aside card if this seat knows it."""
         aside = self._state.aside
@@ -138,6 +132,43 @@ class PlayerView:
             return CARD_VALUES[state.pending]
         return None
 
-    def knowledge_mask(self) -> int:
-        """Bit mask of card ids whose place the seat knows (cheap emptiness tests)."""
-        return self._state.known[self.seat]
+    # Fast accessors for the encoder -------------------------------------------
+    # They return the state's own lists of public flags and card ids (or of the
+    # seat's own cards), not copies: callers must not modify them.
+
+    @property
+    def in_round_flags(self) -> list[bool]:
+        return self._state.in_round
+
+    @property
+    def protected_flags(self) -> list[bool]:
+        return self._state.protected
+
+    @property
+    def token_counts(self) -> list[int]:
+        return self._state.tokens
+
+    @property
+    def row_ids(self) -> list[list[int]]:
+        """Card ids in each row (public)."""
+        return self._state.rows
+
+    @property
+    def face_up_ids(self) -> list[int]:
+        """Card ids set aside face up (public)."""
+        return self._state.face_up
+
+    @property
+    def my_hand_ids(self) -> list[int]:
+        """Card ids in the seat's own hand."""
+        return self._state.hands[self.seat]
+
+    def known_hand_ids(self, other: int) -> list[int]:
+        """Ids of the cards in ``other``'s hand whose place this seat knows."""
+        known = self._state.known[self.seat]
+        return [c for c in self._state.hands[other] if known >> c & 1]
+
+    @property
+    def watches_deck(self) -> bool:
+        """Whether the seat may know a position in the pile (else :meth:`known_deck` is empty)."""
+        return bool(self._state.deck_watchers >> self.seat & 1)

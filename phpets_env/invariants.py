@@ -1,0 +1,44 @@
+"""Rule invariants of a Power Hungry Pets state, for fuzzing and debugging."""
+
+from __future__ import annotations
+
+from phpets_env.cards import NUM_CARDS, TOTAL_TOKENS
+from phpets_env.state import MATCH_OVER, MOUSE_TRAPPER, NO_CARD, PLAY, State
+
+
+def check_invariants(state: State) -> None:
+    """Raise ``AssertionError`` naming the first broken invariant.
+
+    - the 21 cards are each in exactly one place (pile, hands, rows, set aside, held out);
+    - tokens held plus the supply make 7, no player above the target;
+    - players out of the round hold nothing and are unprotected; players in it hold
+      one card, the player to act two while choosing a card to play;
+    - at least one player is in the round while the match goes on.
+    """
+    places = list(state.deck) + list(state.face_up)
+    for hand in state.hands:
+        places += hand
+    for row in state.rows:
+        places += row
+    if state.aside != NO_CARD:
+        places.append(state.aside)
+    if state.pending != NO_CARD:
+        places.append(state.pending)
+    assert sorted(places) == list(range(NUM_CARDS)), f"cards not conserved: {sorted(places)}"
+    assert sum(state.tokens) + state.token_supply == TOTAL_TOKENS, "tokens not conserved"
+    assert 0 <= state.token_supply <= TOTAL_TOKENS and sum(state.tokens) <= TOTAL_TOKENS
+    assert max(state.tokens) <= state.config.tokens_to_win, "a player holds more than the target"
+    assert (state.pending != NO_CARD) == (state.phase == MOUSE_TRAPPER)
+    if state.phase == MATCH_OVER:
+        assert state.match_winners, "the match ended without a winner"
+        return
+    assert any(state.in_round), "nobody is in the round"
+    assert state.in_round[state.current], "the player to act is out of the round"
+    for seat in range(state.num_players):
+        size = len(state.hands[seat])
+        if not state.in_round[seat]:
+            assert size == 0 and not state.protected[seat], f"seat {seat} is out but holds cards"
+        elif seat == state.current and state.phase == PLAY:
+            assert size == 2, f"seat {seat} chooses a card from {size}"
+        else:
+            assert size == 1, f"seat {seat} holds {size} cards"

@@ -1,0 +1,232 @@
+"""The ``cardgym`` command line: subcommands end to end, bad input, reproducibility."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks import throughput
+from cardgym.cli import COMMANDS, main, play_demo, select_settings
+from cardgym.registration import GAMES, short_name
+
+REPO = Path(__file__).resolve().parents[1]
+FIRST = GAMES[0]
+FIRST_NAME = short_name(FIRST.env_id)
+ALL_COUNTS = {count for game in GAMES for count in game.player_counts}
+UNSUPPORTED = max(ALL_COUNTS) + 1
+
+
+def markdown_rows(text: str) -> list[list[str]]:
+    """The body rows of the Markdown tables in ``text``, as lists of cells."""
+    rows = []
+    for line in text.splitlines():
+        if line.startswith("|") and not line.startswith("|---"):
+            rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return [row for row in rows if row[0] not in ("game", "env")]
+
+
+def run_demo(capsys: pytest.CaptureFixture[str], *args: str) -> list[list[str]]:
+    assert main(["demo", *args]) == 0
+    return markdown_rows(capsys.readouterr().out)
+
+
+# ------------------------------------------------------------------ help
+
+
+def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for command in COMMANDS:
+        assert command.name in out
+
+
+@pytest.mark.parametrize("command", [c.name for c in COMMANDS])
+def test_every_subcommand_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([command, "--help"]) == 0
+    assert f"usage: cardgym {command}" in capsys.readouterr().out
+
+
+def test_python_dash_m_cardgym_help_runs_as_a_subprocess() -> None:
+    done = subprocess.run([sys.executable, "-m", "cardgym", "--help"], cwd=REPO,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "demo" in done.stdout and "bench" in done.stdout
+
+
+def test_missing_subcommand_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "required: COMMAND" in capsys.readouterr().err
+
+
+def test_unknown_subcommand_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["frobnicate"]) == 2
+    assert "invalid choice: 'frobnicate'" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ demo
+
+
+def test_demo_prints_one_row_per_game_and_player_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = run_demo(capsys, "--games", "4", "--seed", "3")
+    expected = [(short_name(g.env_id), str(n)) for g, n in select_settings()]
+    assert [(row[0], row[1]) for row in rows] == expected
+    seats = max(ALL_COUNTS)
+    for row in rows:
+        num_players = int(row[1])
+        assert row[2] == "4"  # games played
+        assert float(row[3]) > 0  # mean steps per game
+        shares = row[4:4 + seats]
+        assert all(0.0 <= float(share) <= 1.0 for share in shares[:num_players])
+        assert shares[num_players:] == ["-"] * (seats - num_players)
+        assert float(row[-1].replace(",", "")) > 0  # steps per second
+
+
+def test_demo_counts_at_least_one_winner_per_match_of_the_first_game() -> None:
+    # A Power Hungry Pets match ends when someone reaches the token target (ties share).
+    result = play_demo(FIRST, FIRST.player_counts[0], num_games=10, seed=0)
+    assert result.games == 10
+    assert sum(result.wins) >= result.games
+    assert all(0 <= wins <= result.games for wins in result.wins)
+
+
+def test_demo_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run_demo(capsys, "--games", "12", "--seed", "11")
+    second = run_demo(capsys, "--games", "12", "--seed", "11")
+    other = run_demo(capsys, "--games", "12", "--seed", "12")
+    assert [row[:-1] for row in first] == [row[:-1] for row in second]
+    assert [row[:-1] for row in first] != [row[:-1] for row in other]
+
+
+def test_demo_row_does_not_depend_on_the_filter(capsys: pytest.CaptureFixture[str]) -> None:
+    count = FIRST.player_counts[-1]
+    everything = run_demo(capsys, "--games", "6", "--seed", "5")
+    alone = run_demo(capsys, "--games", "6", "--seed", "5", "--env", FIRST_NAME,
+                     "--players", str(count))
+    match = [row for row in everything if row[0] == FIRST_NAME and row[1] == str(count)]
+    assert [row[:-1] for row in alone] == [row[:-1] for row in match]
+
+
+# ----------------------------------------------------------------- bench
+
+
+def test_bench_prints_every_variant_and_the_leduc_reference(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    count = FIRST.player_counts[0]
+    assert main(["bench", "--seconds", "0.01", "--rounds", "1", "--games", FIRST_NAME,
+                 "--players", str(count)]) == 0
+    captured = capsys.readouterr()
+    rows = markdown_rows(captured.out)
+    labels = [(row[0], row[1], row[2]) for row in rows]
+    expected = [(FIRST_NAME, str(count), variant)
+                for variant in (throughput.ENV, throughput.RAW, throughput.WRAPPED)]
+    if throughput.load_leduc() is not None:
+        expected.append((throughput.LEDUC, "2", throughput.ENV))
+        assert rows[-1][5] == "1.00x"
+    assert labels == expected
+    assert "round 1/1" in captured.err  # progress
+
+
+def test_bench_without_leduc_says_so_and_prints_no_ratio(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(throughput, "load_leduc", lambda: None)
+    assert main(["bench", "--seconds", "0.01", "--rounds", "1", "--games", FIRST_NAME,
+                 "--players", str(FIRST.player_counts[0])]) == 0
+    out = capsys.readouterr().out
+    assert "leduc_holdem_v4 is not installed" in out
+    assert "vs leduc" not in out
+    assert all(row[0] != throughput.LEDUC for row in markdown_rows(out))
+
+
+def test_bench_covers_every_game_and_player_count_by_default(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(throughput, "WARMUP_EPISODES", 1)
+    assert main(["bench", "--seconds", "0.001", "--rounds", "2"]) == 0
+    rows = markdown_rows(capsys.readouterr().out)
+    pairs = {(row[0], row[1]) for row in rows if row[0] != throughput.LEDUC}
+    assert pairs == {(short_name(g.env_id), str(n)) for g, n in select_settings()}
+
+
+def test_bench_writes_markdown_and_csv(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "results"
+    assert main(["bench", "--seconds", "0.01", "--rounds", "1", "--games", FIRST_NAME,
+                 "--players", str(FIRST.player_counts[0]), "--output", str(target)]) == 0
+    out = capsys.readouterr().out
+    markdown = (target / "throughput.md").read_text(encoding="utf-8")
+    table = (target / "throughput.csv").read_text(encoding="utf-8").splitlines()
+    assert f"wrote {target / 'throughput.md'}" in out
+    assert markdown_rows(markdown) == markdown_rows(out)
+    assert table[0].startswith("env,players,variant,steps_per_second,microseconds_per_step")
+    assert len(table) - 1 == len(markdown_rows(out))
+
+
+# ------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["bench", "--games", "nope"], "unknown game 'nope'; known games: "),
+        (["bench", "--env", "nope"], "unknown game 'nope'; known games: "),
+        (["demo", "--env", "nope"], "unknown game 'nope'; known games: "),
+        (["bench", "--seconds", "-1"], "--seconds: must be a positive number, got '-1'"),
+        (["bench", "--seconds", "0"], "--seconds: must be a positive number, got '0'"),
+        (["bench", "--seconds", "nan"], "--seconds: must be a positive number, got 'nan'"),
+        (["bench", "--rounds", "0"], "--rounds: must be a positive integer, got '0'"),
+        (["bench", "--players", "0"], "--players: must be a positive integer, got '0'"),
+        (["demo", "--games", "-5"], "--games: must be a positive integer, got '-5'"),
+        (["demo", "--games", "many"], "--games: must be a positive integer, got 'many'"),
+        (["demo", "--seed", "-1"], "--seed: must be an integer >= 0, got '-1'"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_message(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert f"usage: cardgym {argv[0]}" in captured.err
+    assert captured.out == ""
+
+
+def test_unknown_game_message_lists_the_known_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--games", "nope"]) == 2
+    err = capsys.readouterr().err
+    for game in GAMES:
+        assert short_name(game.env_id) in err
+
+
+@pytest.mark.parametrize("command", ["bench", "demo"])
+def test_player_count_no_game_supports_exits_2(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([command, "--players", str(UNSUPPORTED)]) == 2
+    err = capsys.readouterr().err
+    assert f"{UNSUPPORTED} players is outside the supported player counts" in err
+    low, high = min(FIRST.player_counts), max(FIRST.player_counts)
+    assert f"{FIRST_NAME}: {low}..{high}" in err
+
+
+def test_player_count_outside_the_chosen_game_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    below = min(FIRST.player_counts) - 1
+    filter_option = ["--env", FIRST_NAME]
+    assert main(["demo", *filter_option, "--players", str(below)]) == 2
+    assert f"{below} players is outside" in capsys.readouterr().err
+
+
+def test_throughput_script_rejects_bad_input_like_argparse(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        throughput.main(["--players", str(UNSUPPORTED)])
+    assert stop.value.code == 2
+    assert "outside the supported player counts" in capsys.readouterr().err
