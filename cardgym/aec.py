@@ -22,7 +22,7 @@ Guarantees:
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np

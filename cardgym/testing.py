@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.utils.env_checker import data_equivalence
 
 from cardgym.aec import CardGameEnv
@@ -180,6 +181,7 @@ def check_spaces(kit: GameKit, num_players: int) -> None:
         assert env.observation_space(agent) is env.observation_space(agent)
         assert env.action_space(agent) is env.action_space(agent)
         obs_space = env.observation_space(agent)
+        assert isinstance(obs_space, spaces.Dict)
         assert obs_space["observation"].dtype == np.float32
         assert obs_space["action_mask"].dtype == np.int8
     env.reset(seed=0)

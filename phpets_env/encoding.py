@@ -23,7 +23,7 @@ from phpets_env.cards import (
     NUM_VALUES,
     Card,
 )
-from phpets_env.rules import ANY_PLAYER, NO_TARGET, TARGET_KIND, choosable_targets
+from phpets_env.rules import ANY_PLAYER, NO_TARGET, TARGET_KIND
 from phpets_env.state import (
     GRAVE_DIGGER,
     MOUSE_TRAPPER,

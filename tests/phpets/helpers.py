@@ -78,13 +78,12 @@ def make_state(
             raise AssertionError(f"test set-up uses card {value} too often")
         return pools[value].pop(0)
 
+    def take_any() -> int:
+        return take(next(v for v, ids in pools.items() if ids))
+
     state.hands = [[take(v) for v in hand] for hand in hands]
     state.rows = [[take(v) for v in row] for row in (rows or [[] for _ in hands])]
     state.deck = [take(v) for v in deck][::-1]
-    def take_any() -> int:
-        value = next(v for v, ids in pools.items() if ids)
-        return take(value)
-
     state.face_up = (
         [take(v) for v in face_up]
         if face_up is not None
@@ -92,7 +91,8 @@ def make_state(
     )
     state.aside = take(aside) if aside is not None else take_any()
     state.in_round = [bool(hand) for hand in hands]
-    state.protected = [seat in set(protected) for seat in range(num_players)]
+    shielded = set(protected)
+    state.protected = [seat in shielded for seat in range(num_players)]
     state.tokens = list(tokens) if tokens is not None else [0] * num_players
     state.token_supply = TOTAL_TOKENS - sum(state.tokens)
     state.current = current
@@ -113,10 +113,6 @@ def values(card_ids: Iterable[int]) -> list[int]:
 def hand(state: State, seat: int) -> list[int]:
     """Values in a seat's hand, sorted."""
     return sorted(values(state.hands[seat]))
-
-
-def hands(state: State) -> list[list[int]]:
-    return [hand(state, seat) for seat in range(state.num_players)]
 
 
 def row(state: State, seat: int) -> list[int]:

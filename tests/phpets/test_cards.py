@@ -39,7 +39,6 @@ from tests.phpets.helpers import (
     aside_value,
     deck_top_first,
     hand,
-    hands,
     legal_targets,
     make_state,
     new,
@@ -184,13 +183,18 @@ def test_jittery_juggler_returns_the_actors_own_card_too() -> None:
     assert returned[0] > 0 and returned[2] > 0
 
 
-def test_jittery_juggler_with_an_empty_pile_swaps_among_the_players() -> None:
-    # Seat 0 drew the last card: the returned cards are all the pile there is, and
-    # each affected player still gets one ("never runs short"). Then the showdown.
-    state = make_state([[JUGGLER, KING], [BOWL], [BUNNY]], deck=[])
-    rules.apply(state, Play(JUGGLER), np.random.default_rng(3))
-    assert state.round_number == 2  # the round ended at seat 1's turn: no card to draw
-    assert len(state.round_winners) == 1
+def test_jittery_juggler_with_an_empty_pile_moves_king_cat_without_harm() -> None:
+    # Seat 0 drew the last card: the returned cards are the whole pile, and each
+    # player still gets one ("never runs short"). King Cat moves without harm; then
+    # seat 1 cannot draw and the showdown ends the match (everyone was one token short).
+    for seed in range(4):
+        state = make_state([[JUGGLER, KING], [BOWL], [BUNNY]], deck=[], tokens=[2, 2, 2])
+        rules.apply(state, Play(JUGGLER), np.random.default_rng(seed))
+        assert state.in_round == [True, True, True]
+        assert state.deck == []
+        assert sorted(hand(state, 0) + hand(state, 1) + hand(state, 2)) == [BOWL, BUNNY, KING]
+        king_holder = next(seat for seat in range(3) if hand(state, seat) == [KING])
+        assert state.match_winners == (king_holder,)
 
 
 # -------------------------------------------------------------- Grave Digger

@@ -317,7 +317,6 @@ def test_env_illegal_or_out_of_bounds_action_raises_and_changes_nothing() -> Non
         game.action_index("grave_digger:swap"),
         len(game.action_table),  # out of bounds
         -1,
-        "play:shell_shield",
     ):
         with pytest.raises(IllegalMoveError):
             game.step(action)
