@@ -118,7 +118,7 @@ def test_bench_prints_every_variant_and_the_leduc_reference(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     count = FIRST.player_counts[0]
-    assert main(["bench", "--seconds", "0.01", "--rounds", "1", "--games", FIRST_NAME,
+    assert main(["bench", "--seconds", "0.01", "--rounds", "1", "--env", FIRST_NAME,
                  "--players", str(count)]) == 0
     captured = capsys.readouterr()
     rows = markdown_rows(captured.out)
@@ -136,7 +136,7 @@ def test_bench_without_leduc_says_so_and_prints_no_ratio(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(throughput, "load_leduc", lambda: None)
-    assert main(["bench", "--seconds", "0.01", "--rounds", "1", "--games", FIRST_NAME,
+    assert main(["bench", "--seconds", "0.01", "--rounds", "1", "--env", FIRST_NAME,
                  "--players", str(FIRST.player_counts[0])]) == 0
     out = capsys.readouterr().out
     assert "leduc_holdem_v4 is not installed" in out
@@ -158,7 +158,7 @@ def test_bench_writes_markdown_and_csv(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     target = tmp_path / "results"
-    assert main(["bench", "--seconds", "0.01", "--rounds", "1", "--games", FIRST_NAME,
+    assert main(["bench", "--seconds", "0.01", "--rounds", "1", "--env", FIRST_NAME,
                  "--players", str(FIRST.player_counts[0]), "--output", str(target)]) == 0
     out = capsys.readouterr().out
     markdown = (target / "throughput.md").read_text(encoding="utf-8")
@@ -175,7 +175,7 @@ def test_bench_writes_markdown_and_csv(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["bench", "--games", "nope"], "unknown game 'nope'; known games: "),
+        (["bench", "--env", "nope"], "unknown game 'nope'; known games: "),
         (["bench", "--env", "nope"], "unknown game 'nope'; known games: "),
         (["demo", "--env", "nope"], "unknown game 'nope'; known games: "),
         (["bench", "--seconds", "-1"], "--seconds: must be a positive number, got '-1'"),
@@ -199,7 +199,7 @@ def test_bad_arguments_exit_2_with_a_message(
 
 
 def test_unknown_game_message_lists_the_known_games(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--games", "nope"]) == 2
+    assert main(["bench", "--env", "nope"]) == 2
     err = capsys.readouterr().err
     for game in GAMES:
         assert short_name(game.env_id) in err

@@ -198,9 +198,11 @@ def test_command_line_defaults_match_the_args_dataclass() -> None:
 def synthetic_report(with_leduc: bool) -> Report:
     """A report from made-up runs (no timing involved)."""
 
+    def never_built() -> AECEnv:
+        raise AssertionError("formatting builds no environment")
+
     def subject(name: str, variant: str, reference: bool = False) -> Subject:
-        return Subject(name, 2, variant, lambda: None, seed=0,  # type: ignore[arg-type,return-value]
-                       reference=reference)
+        return Subject(name, 2, variant, never_built, seed=0, reference=reference)
 
     measurements = [
         Measurement(subject("game", throughput.ENV),
@@ -216,15 +218,15 @@ def synthetic_report(with_leduc: bool) -> Report:
 def test_markdown_reports_median_rate_microseconds_and_ratio_to_leduc() -> None:
     text = throughput.format_markdown(synthetic_report(with_leduc=True))
     assert "| env | players | variant | steps/s | µs/step | vs leduc env() |" in text
-    assert "| game | 2 | env() | 30,000 | 33.3 | 2.00x | 40.0 | 67% |" in text
-    assert "| leduc_holdem_v4 | 2 | env() | 15,000 | 66.7 | 1.00x | 5.0 | 0% |" in text
+    assert "| game | 2 | env() | 30,000 | 33.3 | 2.00x | 40,000 | 67% | 40.0 |" in text
+    assert "| leduc_holdem_v4 | 2 | env() | 15,000 | 66.7 | 1.00x | 15,000 | 0% | 5.0 |" in text
     assert "not installed" not in text
 
 
 def test_markdown_without_leduc_says_so_and_has_no_ratio_column() -> None:
     text = throughput.format_markdown(synthetic_report(with_leduc=False))
     assert "vs leduc" not in text
-    assert "| game | 2 | raw_env()+wrappers | 10,000 | 100.0 | 40.0 | 0% |" in text
+    assert "| game | 2 | raw_env()+wrappers | 10,000 | 100.0 | 10,000 | 0% | 40.0 |" in text
     assert "leduc_holdem_v4 is not installed" in text
 
 
