@@ -9,9 +9,10 @@ so they cost next to nothing per step.
 
 Guarantees:
 
-- ``step``, ``observe``, ``last``, ``render`` and ``agent_iter`` before ``reset``
-  raise :class:`~cardgym.errors.OrderError`; the bookkeeping attributes
-  (``agents``, ``rewards``, ``agent_selection``, ...) raise ``AttributeError``.
+- ``step``, ``observe`` and ``render`` before ``reset`` raise
+  :class:`~cardgym.errors.OrderError`; the bookkeeping attributes (``agents``,
+  ``rewards``, ``agent_selection``, ...), and so ``last()`` and iterating
+  ``agent_iter()``, raise ``AttributeError`` saying that ``reset()`` comes first.
 - An action outside ``0..n-1``, of a non-integer type, or not legal now raises
   :class:`~cardgym.errors.IllegalMoveError` naming the action and the legal
   choices, and changes nothing. With ``illegal_action="lose"`` the offender
