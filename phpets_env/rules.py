@@ -18,6 +18,7 @@ import numpy as np
 from cardgym.errors import IllegalMoveError
 from phpets_env import effects
 from phpets_env.cards import BOWL_GUESSES, CARD_VALUES, NUM_CARDS, Card, face_up_aside
+from phpets_env.scenario import apply_scenario
 from phpets_env.state import (
     GRAVE_DIGGER,
     MATCH_OVER,
@@ -63,8 +64,6 @@ def new_game(
     """
     state = State(config)
     if scenario is not None:
-        from phpets_env.scenario import apply_scenario
-
         apply_scenario(state, scenario, rng)
         _begin_turn(state, state.round_start, rng)
     else:
