@@ -23,7 +23,7 @@ from phpets_env.cards import (
     NUM_VALUES,
     Card,
 )
-from phpets_env.rules import ANY_PLAYER, NO_TARGET, TARGET_KIND
+from phpets_env.rules import ANY_PLAYER, NO_TARGET, TARGET_KIND, open_offsets
 from phpets_env.state import (
     GRAVE_DIGGER,
     MOUSE_TRAPPER,
@@ -120,9 +120,12 @@ def _target_masks(card: int) -> tuple[int, ...]:
 
 
 _PLAY_MASK: Final = tuple(
-    _target_masks(card) if TARGET_KIND[card] != NO_TARGET else (1 << _PLAY_INDEX[card],) * 64
+    _target_masks(card) if TARGET_KIND[card] != NO_TARGET
+    else (1 << _PLAY_INDEX[card],) * (1 << MAX_PLAYERS)
     for card in Card
 )
+# Snake Sorcerer may always choose its own player: offset 0.
+_SELF_OFFSET: Final = tuple(1 if TARGET_KIND[card] == ANY_PLAYER else 0 for card in Card)
 _GRAVE_MASK: Final = 0b11 << _KEEP_INDEX
 
 
@@ -130,29 +133,16 @@ def legal_action_mask(state: State) -> int:
     """Legal actions of the seat to act as a bit mask over action indices (bit i = action i)."""
     phase = state.phase
     if phase == PLAY:
-        actor = state.current
-        n = state.num_players
-        in_round, protected = state.in_round, state.protected
-        offsets = 1  # offset 0 (the actor) is only used by Snake Sorcerer
-        for offset in range(1, n):
-            seat = (actor + offset) % n
-            if in_round[seat] and not protected[seat]:
-                offsets |= 1 << offset
-        first, second = state.hands[actor]
-        return (_PLAY_MASK[CARD_VALUES[first]][offsets & _OFFSET_FILTER[CARD_VALUES[first]]]
-                | _PLAY_MASK[CARD_VALUES[second]][offsets & _OFFSET_FILTER[CARD_VALUES[second]]])
+        offsets = open_offsets(state)
+        hand = state.hands[state.current]
+        first, second = CARD_VALUES[hand[0]], CARD_VALUES[hand[1]]
+        return (_PLAY_MASK[first][offsets | _SELF_OFFSET[first]]
+                | _PLAY_MASK[second][offsets | _SELF_OFFSET[second]])
     if phase == GRAVE_DIGGER:
         return _GRAVE_MASK
     if phase == MOUSE_TRAPPER:
         return ((1 << (len(state.deck) + 1)) - 1) << _DEPTH_BASE
     return 0
-
-
-# Snake Sorcerer may target offset 0 (the actor); the other cards only offsets 1..5.
-_OFFSET_FILTER: Final = tuple(
-    (1 << MAX_PLAYERS) - 1 if TARGET_KIND[card] == ANY_PLAYER else (1 << MAX_PLAYERS) - 2
-    for card in Card
-)
 
 
 def legal_action_indices(state: State) -> list[int]:

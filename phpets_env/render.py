@@ -32,7 +32,8 @@ def render_view(view: PlayerView) -> str:
     if known_deck:
         lines.append("known in the pile: " + ", ".join(
             f"depth {depth}: {card_text(v)}" for depth, v in known_deck))
-    in_round, protected, tokens, rows = view.in_round(), view.protected(), view.tokens(), view.rows()
+    in_round, protected, tokens = view.in_round_flags, view.protected_flags, view.token_counts
+    rows = view.rows()
     sizes = view.hand_sizes()
     for seat in range(n):
         marks = []

@@ -123,22 +123,29 @@ def returns(state: State) -> list[float]:
     return [1.0 if seat in winners else -1.0 for seat in range(state.num_players)]
 
 
-def choosable_targets(state: State, card: int) -> list[int]:
-    """Seats the seat to act may choose with ``card`` (empty: the card has no effect)."""
-    kind = TARGET_KIND[card]
+def open_offsets(state: State) -> int:
+    """Seats another player may choose, as a bit mask of offsets 1..n-1 clockwise from
+    the seat to act: those still in the round and not protected by Shell Shield."""
     actor = state.current
-    if kind == NO_TARGET:
-        return []
     n = state.num_players
     in_round, protected = state.in_round, state.protected
-    targets = [
-        seat
-        for seat in ((actor + k) % n for k in range(1, n))
-        if in_round[seat] and not protected[seat]
-    ]
-    if kind == ANY_PLAYER:
-        targets.insert(0, actor)
-    return targets
+    offsets = 0
+    for offset in range(1, n):
+        seat = (actor + offset) % n
+        if in_round[seat] and not protected[seat]:
+            offsets |= 1 << offset
+    return offsets
+
+
+def choosable_targets(state: State, card: int) -> list[int]:
+    """Seats the seat to act may choose with ``card``, clockwise from itself (empty: the
+    card has no effect). Snake Sorcerer may always choose its own player (offset 0)."""
+    kind = TARGET_KIND[card]
+    if kind == NO_TARGET:
+        return []
+    offsets = open_offsets(state) | (1 if kind == ANY_PLAYER else 0)
+    actor, n = state.current, state.num_players
+    return [(actor + k) % n for k in range(n) if offsets >> k & 1]
 
 
 def legal_moves(state: State) -> list[Move]:
@@ -392,6 +399,7 @@ __all__ = [
     "State",
     "apply",
     "choosable_targets",
+    "open_offsets",
     "is_over",
     "legal_moves",
     "new_game",

@@ -67,15 +67,6 @@ class PlayerView:
         """Whether the face-down set-aside card is still set aside."""
         return self._state.aside != NO_CARD
 
-    def in_round(self) -> list[bool]:
-        return self._state.in_round[:]
-
-    def protected(self) -> list[bool]:
-        return self._state.protected[:]
-
-    def tokens(self) -> list[int]:
-        return self._state.tokens[:]
-
     @property
     def token_supply(self) -> int:
         return self._state.token_supply
