@@ -45,6 +45,15 @@ _BEFORE_RESET = frozenset(
 
 Observation = dict[str, NDArray[Any]]
 
+#: Distinct masks whose int8 arrays are kept (a few MB at most).
+_MASK_CACHE_SIZE = 1 << 16
+
+
+def mask_to_array(mask: int, num_actions: int) -> NDArray[np.int8]:
+    """The int8 array of a bit mask over ``num_actions`` actions (bit i = action i)."""
+    raw = np.frombuffer(mask.to_bytes((num_actions + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=num_actions, bitorder="little").view(np.int8)
+
 
 class StepOutcome:
     """What an engine step produced beyond moving the game on.
@@ -194,10 +203,9 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
             seed: seeds the environment's generator (Gymnasium semantics: without a
                 seed, a first reset seeds from entropy and later resets continue).
             options: ``{"scenario": {...}}`` sets up a specific position (see the
-                env's documentation). Unknown keys are ignored with a warning.
+                env's documentation). Unknown keys are ignored with a warning. A
+                scenario that fails validation raises and leaves the env unchanged.
         """
-        if seed is not None or self._np_random is None:
-            self._np_random, self._np_random_seed = seeding.np_random(seed)
         scenario = None
         if options:
             unknown = sorted(str(k) for k in options if k != "scenario")
@@ -207,7 +215,21 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
                     stacklevel=2,
                 )
             scenario = options.get("scenario")
-        self.game_state = self._game_new(self._np_random, scenario)
+        rng_seed: int | None
+        if seed is not None or self._np_random is None:
+            rng, rng_seed = seeding.np_random(seed)
+        else:
+            rng, rng_seed = self._np_random, self._np_random_seed
+        # A scenario that fails validation leaves the env as it was, generator included.
+        saved = rng.bit_generator.state if scenario is not None else None
+        try:
+            game_state = self._game_new(rng, scenario)
+        except Exception:
+            if saved is not None:
+                rng.bit_generator.state = saved
+            raise
+        self._np_random, self._np_random_seed = rng, rng_seed
+        self.game_state = game_state
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -246,9 +268,9 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         mask = self._legal_mask()
         array = self._mask_arrays.get(mask)
         if array is None:
-            if len(self._mask_arrays) > 4096:
+            if len(self._mask_arrays) >= _MASK_CACHE_SIZE:
                 self._mask_arrays.clear()
-            array = np.array([mask >> i & 1 for i in range(self._num_actions)], dtype=np.int8)
+            array = mask_to_array(mask, self._num_actions)
             self._mask_arrays[mask] = array
         return array.copy()
 

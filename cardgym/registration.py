@@ -24,6 +24,7 @@ class GameEntry:
 
 GAMES: tuple[GameEntry, ...] = (
     GameEntry("cardgym/power_hungry_pets-v0", "phpets_env.env:env", tuple(range(2, 7)), "phpets_env"),
+    GameEntry("cardgym/exploding_kittens-v0", "ek_env.env:env", tuple(range(2, 10)), "ek_env"),
 )
 
 

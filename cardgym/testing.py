@@ -212,7 +212,8 @@ def check_pickle(kit: GameKit, num_players: int, seed: int = 5) -> None:
 
 
 def check_no_leaks(kit: GameKit, num_players: int, games: int = 30, resamples: int = 3,
-                   options: dict[str, Any] | None = None, seed: int = 0) -> int:
+                   options: dict[str, Any] | None = None, seed: int = 0,
+                   probe_budget: int | None = None, min_games: int = 2) -> int:
     """The leak test (RULES.md §1).
 
     At every step, for every seat: replace the state with ``resample_hidden``
@@ -220,6 +221,9 @@ def check_no_leaks(kit: GameKit, num_players: int, games: int = 30, resamples: i
     and require the seat's observation, its mask and whether it is to act to be
     unchanged. Also require that resampling actually changes hidden information
     somewhere, so that the test can fail. Returns the number of comparisons made.
+
+    With ``probe_budget``, no new game starts once that many comparisons are made
+    and ``min_games`` games are played (large tables have long games and many seats).
     """
     env = kit.make_env(num_players=num_players, **(options or {}))
     rng = np.random.default_rng(seed)
@@ -255,6 +259,8 @@ def check_no_leaks(kit: GameKit, num_players: int, games: int = 30, resamples: i
                 compared += 1
 
     for game in range(games):
+        if probe_budget is not None and game >= min_games and compared >= probe_budget:
+            break
         play_episode(env, rng, seed=seed + game, each_step=probe, max_steps=kit.max_steps)
     assert changed > 0, "resample_hidden never changed anything: the leak test cannot fail"
     return compared

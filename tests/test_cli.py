@@ -108,7 +108,12 @@ def test_demo_row_does_not_depend_on_the_filter(capsys: pytest.CaptureFixture[st
     alone = run_demo(capsys, "--games", "6", "--seed", "5", "--env", FIRST_NAME,
                      "--players", str(count))
     match = [row for row in everything if row[0] == FIRST_NAME and row[1] == str(count)]
-    assert [row[:-1] for row in alone] == [row[:-1] for row in match]
+
+    def cells(rows: list[list[str]]) -> list[list[str]]:
+        # Seats beyond this table's size are '-' columns, present when a larger game is shown.
+        return [[cell for cell in row[:-1] if cell != "-"] for row in rows]
+
+    assert cells(alone) == cells(match)
 
 
 # ----------------------------------------------------------------- bench

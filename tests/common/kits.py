@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import os
 
 from cardgym.testing import GameKit
+from ek_env import encoding as ek_encoding
+from ek_env import env as ek_env_factory
+from ek_env import rules as ek_rules
+from ek_env.invariants import check_invariants as ek_invariants
 from phpets_env import encoding as phpets_encoding
 from phpets_env import env as phpets_env_factory
 from phpets_env import rules as phpets_rules
@@ -26,10 +31,41 @@ PHPETS = GameKit(
     max_steps=20_000,
 )
 
-KITS = (PHPETS,)
+EK = GameKit(
+    name="exploding_kittens",
+    make_env=ek_env_factory,
+    player_counts=tuple(range(2, 10)),
+    legal_moves=ek_rules.legal_moves,
+    move_to_action=ek_encoding.move_to_action,
+    resample_hidden=ek_rules.resample_hidden,
+    invariants=ek_invariants,
+    option_sets=(
+        {},
+        {"hand_size": 4, "deck_defuses": "2024", "attack_stacking": "stack",
+         "empty_hand_target": "forbidden", "eliminated_cards": "out_of_play"},
+        {"combos": False, "attack_stacking": "stack"},
+    ),
+    max_steps=50_000,
+)
+
+KITS = (PHPETS, EK)
+
+#: Relative share of the fuzz games by player count (default 1).
+FUZZ_WEIGHTS: dict[str, dict[int, float]] = {
+    "exploding_kittens": {2: 4.0, 3: 4.0, 4: 4.0, 5: 4.0},
+}
 
 #: Random games per game in the fuzz test (CI runs the default: 10,000).
 FUZZ_GAMES = int(os.environ.get("CARDGYM_FUZZ_GAMES", "10000"))
+
+
+def fuzz_games_per_player_count(kit: GameKit, total: int) -> dict[int, int]:
+    """Random games per player count, ``total`` or a little more in all, shared by
+    ``FUZZ_WEIGHTS`` (games at large tables are long, so they get a smaller share)."""
+    weights = FUZZ_WEIGHTS.get(kit.name, {})
+    shares = {n: weights.get(n, 1.0) for n in kit.player_counts}
+    scale = sum(shares.values())
+    return {n: math.ceil(total * share / scale) for n, share in shares.items()}
 
 
 def configurations() -> list[tuple[GameKit, int]]:

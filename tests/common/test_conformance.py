@@ -6,9 +6,12 @@ import pytest
 
 from cardgym import testing
 from cardgym.testing import GameKit
-from tests.common.kits import FUZZ_GAMES, KITS, configurations
+from tests.common.kits import FUZZ_GAMES, KITS, configurations, fuzz_games_per_player_count
 
 CONFIGS = configurations()
+#: Leak-test comparisons per configuration, beyond which no new game starts (at least
+#: two games): 20 games of two players, fewer at large tables with long games.
+LEAK_PROBES = 20_000
 IDS = [f"{kit.name}-{n}p" for kit, n in CONFIGS]
 OPTION_CONFIGS = [(kit, n, opts) for kit, n in CONFIGS for opts in kit.option_sets]
 OPTION_IDS = [f"{kit.name}-{n}p-{'-'.join(map(str, o.values())) or 'default'}"
@@ -49,18 +52,32 @@ def test_pickle_mid_game(kit: GameKit, num_players: int) -> None:
 
 @pytest.mark.parametrize(("kit", "num_players", "options"), OPTION_CONFIGS, ids=OPTION_IDS)
 def test_no_leaks(kit: GameKit, num_players: int, options: dict) -> None:
-    compared = testing.check_no_leaks(kit, num_players, games=20, options=options)
+    compared = testing.check_no_leaks(kit, num_players, games=20, options=options,
+                                      probe_budget=LEAK_PROBES)
     assert compared > 0
 
 
+FUZZ_CONFIGS = [(kit, n, games) for kit in KITS
+                for n, games in fuzz_games_per_player_count(kit, FUZZ_GAMES).items()]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("kit", KITS, ids=[k.name for k in KITS])
-def test_fuzz_random_games(kit: GameKit) -> None:
-    """At least FUZZ_GAMES random games per game, spread over player counts and options."""
-    configs = [(n, opts) for n in kit.player_counts for opts in kit.option_sets]
-    per_config = -(-FUZZ_GAMES // len(configs))
+@pytest.mark.parametrize(("kit", "num_players", "games"), FUZZ_CONFIGS,
+                         ids=[f"{kit.name}-{n}p" for kit, n, _ in FUZZ_CONFIGS])
+def test_fuzz_random_games(kit: GameKit, num_players: int, games: int) -> None:
+    """Random games with the invariants checked at every step, spread over the option
+    sets; FUZZ_GAMES per game in all, over its player counts (kits.fuzz_games_per_player_count)."""
+    per_options = -(-games // len(kit.option_sets))
     played = 0
-    for i, (num_players, options) in enumerate(configs):
-        stats = testing.fuzz(kit, num_players, per_config, options=options, seed=1000 * i)
+    for i, options in enumerate(kit.option_sets):
+        stats = testing.fuzz(kit, num_players, per_options, options=options,
+                             seed=1000 * (10 * num_players + i))
         played += int(stats["games"])
-    assert played >= FUZZ_GAMES
+    assert played >= games
+
+
+@pytest.mark.parametrize("kit", KITS, ids=[k.name for k in KITS])
+def test_fuzz_plan_covers_the_required_games(kit: GameKit) -> None:
+    plan = fuzz_games_per_player_count(kit, FUZZ_GAMES)
+    assert sorted(plan) == sorted(kit.player_counts)
+    assert sum(plan.values()) >= FUZZ_GAMES

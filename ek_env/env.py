@@ -1,0 +1,332 @@
+"""Exploding Kittens, a PettingZoo AEC environment (``cardgym/exploding_kittens-v0``).
+
+Two to nine players (two base decks from six on), RULES.md §3. On your turn you
+play any number of cards, one play at a time, then end the turn by drawing; draw
+an Exploding Kitten without a Defuse and you are out. The last player standing
+wins. Every decision of the rules is a step of the agent who makes it: the turn
+holder's plays and targets, the card named in three of a kind, the kinds of five
+different, every player's answer in a Nope window, the card given on a Favor, the
+depth a defused kitten goes back to, and the card taken from the discard pile.
+
+Usage::
+
+    from ek_env import env
+    game = env(num_players=3, render_mode="ansi")
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        obs, reward, terminated, truncated, info = game.last()
+        action = None if terminated else game.action_space(agent).sample(obs["action_mask"])
+        game.step(action)
+
+Arguments of ``env()`` / ``raw_env()``:
+
+| argument | values | default | meaning |
+|---|---|---|---|
+| `num_players` | 2..9 | 2 | seats at the table; two base decks from 6 |
+| `hand_size` | `7`, `4` | `7` | cards dealt to each player besides their Defuse (4: 2015 edition) |
+| `deck_defuses` | `"seed"`, `"2024"` | `"seed"` | leftover Defuses in the draw pile: all (2 with two players), or at most 2; with two decks all |
+| `attack_stacking` | `"reset"`, `"stack"` | `"reset"` | an attacked player's Attack: the next player owes 2, or the attacker's owed turns (current one included) plus 2 |
+| `combos` | `True`, `False` | `True` | special combos (two and three of any name, five different); `False` keeps cat pairs only |
+| `empty_hand_target` | `"allowed"`, `"forbidden"` | `"allowed"` | may Favor and pairs target a player without cards (to no effect)? Three of a kind may always target anyone |
+| `eliminated_cards` | `"discard"`, `"out_of_play"` | `"discard"` | an exploded player's hand and kitten go to the discard pile, or are shown and set aside |
+| `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `render()` returns the table as text, or prints it |
+| `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act, or everything |
+| `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the game with -1 for the offender |
+
+Turns: the turn holder owes a number of turns (1 normally, 2 after an Attack);
+a draw, a Skip and a Defuse each settle one. Attack ends the turn holder's turns
+without a draw and the next living player owes 2 (see `attack_stacking`).
+
+Nope windows: after every Nope-able play is announced with its choices (all plays
+except drawing; a Defuse is never played by choice and a kitten never), every living
+player is asked in turn, clockwise from the next seat, the player who made the play
+last, whether to Nope. A Nope opens a new window answering it, asked in the same
+way clockwise after the Noper. When a whole window passes, the play happens if the
+number of Nopes is even. Everyone is asked whether they hold a Nope or not (with
+`pass` the only legal action without one), so that being asked tells nobody
+anything (RULES.md §1). Noped cards stay in the discard pile.
+
+Compound choices are phases of the turn holder: three of a kind is played with
+its target, then the card is named (`name_card`), then the Nope window; five
+different is started with `five`, then its five kinds are chosen one at a time in
+ascending kind order (`choose_five`), then the Nope window, then the card is taken
+from the discard pile (`take`, any card but an Exploding Kitten, including those
+just played). A Favor that resolves against a player with cards opens `give` for
+that player. A drawn kitten with a Defuse in hand is defused at once (the Defuse
+is played automatically, as the rules require) and the drawer chooses the depth
+(`insert`, 0 = top .. deck size = bottom).
+
+Settled points (RULES.md §3 and this implementation): targets are living players
+other than the turn holder; a Defuse never joins a combo; a Nope may be one of
+the cards of a pair, three of a kind or five different; the five different kinds
+exclude Exploding Kitten and Defuse; three of a kind may name any card, the
+Exploding Kitten included (to no effect in the base game); whether the target had
+the named card is public, as the card changes hands face up. A card given on a
+Favor or stolen by a pair is seen by the two players only. With
+`eliminated_cards="out_of_play"` the exploded hand is shown before it is set
+aside, so its cards are public.
+
+Rewards: -1 to a player when they explode (they then leave the game, the
+PettingZoo way: terminated, stepping with `None`), +1 to the winner when the game
+ends. Nothing else.
+
+Observation: ``{"observation": float32 vector, "action_mask": int8 vector}``. The
+mask is 1 for the legal actions of the agent to act and all zero for the others.
+The vector holds only what the agent may know (RULES.md §1): public facts (hand
+sizes, discard pile, deck size, kittens in the deck, owed turns, the phase and the
+pending play with its Nope count), its own hand, the depths of the draw pile it
+saw with See the Future or chose for its own Defuse (until a shuffle or another
+player's insertion makes them stale; a draw shifts them up), and the cards it
+knows to be in each opponent's hand (lower bounds: cards it gave them, or saw them
+steal, receive, be handed in three of a kind, take from the discard pile, or draw
+from a top it knew; a card leaving that hand unseen makes the bound stale). Per-seat
+fields are relative: index 0 is the observer, then the other seats clockwise.
+
+<!-- observation-table -->
+| offsets | field | shape | range | meaning |
+|---|---|---|---|---|
+| 0..12 | `my_hand` | 13 | 0..12 | count of each kind in my hand (kind order: exploding_kitten, defuse, attack, skip, favor, shuffle, see_the_future, nope, taco_cat, hairy_potato_cat, cattermelon, rainbow_ralphing_cat, beard_cat) |
+| 13..20 | `phase` | 8 | 0..1 | one-hot: play, choose_five, name_card, nope_window, give, insert, take, game_over |
+| 21..29 | `to_act` | 9 | 0..1 | one-hot: the seat deciding now (relative) |
+| 30..38 | `turn_holder` | 9 | 0..1 | one-hot: whose turn it is (relative) |
+| 39..47 | `seat_present` | 9 | 0..1 | 1 for seats at this table (relative) |
+| 48..56 | `alive` | 9 | 0..1 | 1 if the seat has not exploded (relative) |
+| 57..65 | `hand_sizes` | 9 | 0..112 | cards in each seat's hand (relative) |
+| 66..66 | `owed_turns` | 1 | 0..64 | turns the turn holder owes, the current one included (capped at 64) |
+| 67..67 | `attacked` | 1 | 0..1 | 1 if the turn holder's turns come from an Attack |
+| 68..68 | `deck_size` | 1 | 0..79 | cards in the draw pile |
+| 69..69 | `kittens_in_deck` | 1 | 0..8 | Exploding Kittens in the draw pile |
+| 70..82 | `discard` | 13 | 0..12 | count of each kind in the discard pile |
+| 83..95 | `out_of_play` | 13 | 0..12 | count of each kind set aside from exploded players (eliminated_cards='out_of_play') |
+| 96..99 | `pending_play` | 4 | 0..1 | one-hot: the announced play awaiting its Nope window: single, pair, three, five |
+| 100..112 | `pending_card` | 13 | 0..1 | one-hot: the card of the pending single play, pair or three of a kind |
+| 113..125 | `pending_five` | 13 | 0..1 | kinds chosen so far for five different |
+| 126..134 | `pending_target` | 9 | 0..1 | one-hot: the pending play's target (relative) |
+| 135..147 | `pending_named` | 13 | 0..1 | one-hot: the card named in three of a kind |
+| 148..148 | `nopes` | 1 | 0..10 | Nopes played on the pending play (it happens if even) |
+| 149..157 | `window_opener` | 9 | 0..1 | one-hot: whose play or Nope the running Nope window answers (relative) |
+| 158..1184 | `known_deck` | 79x13 | 0..1 | one-hot kind at each depth of the draw pile (0 = top) that I saw (See the Future) or placed (my Defuse), until a shuffle or another player's insertion makes it stale |
+| 1185..1288 | `known_hands` | 8x13 | 0..12 | count of each kind I know to be in each opponent's hand (given, received, stolen, asked for, taken from the discard pile, or drawn from a top I knew) |
+<!-- /observation-table -->
+
+Actions (one `Discrete` space; seat offsets are clockwise from the turn holder,
+`+1` the next seat; offsets beyond the table size are never legal):
+
+<!-- action-table -->
+| index | name | meaning |
+|---|---|---|
+| 0 | `draw` | end the turn by drawing the top card |
+| 1 | `play:attack` | play attack |
+| 2 | `play:skip` | play skip |
+| 3..10 | `play:favor:+1` .. `play:favor:+8` | play favor on seat +k: index = 2 + k |
+| 11 | `play:shuffle` | play shuffle |
+| 12 | `play:see_the_future` | play see_the_future |
+| 13..100 | `pair:attack:+1` .. `pair:beard_cat:+8` | pair of kind c against seat +k: index = 13 + 8 * (position of c among the 11 combo kinds) + (k - 1) |
+| 101..188 | `three:attack:+1` .. `three:beard_cat:+8` | three of kind c against seat +k: index = 101 + 8 * (position of c among the 11 combo kinds) + (k - 1) |
+| 189 | `five` | start five different (choose the kinds next) |
+| 190 | `five:attack` | add attack to five different |
+| 191 | `five:skip` | add skip to five different |
+| 192 | `five:favor` | add favor to five different |
+| 193 | `five:shuffle` | add shuffle to five different |
+| 194 | `five:see_the_future` | add see_the_future to five different |
+| 195 | `five:nope` | add nope to five different |
+| 196 | `five:taco_cat` | add taco_cat to five different |
+| 197 | `five:hairy_potato_cat` | add hairy_potato_cat to five different |
+| 198 | `five:cattermelon` | add cattermelon to five different |
+| 199 | `five:rainbow_ralphing_cat` | add rainbow_ralphing_cat to five different |
+| 200 | `five:beard_cat` | add beard_cat to five different |
+| 201 | `name:exploding_kitten` | three of a kind: ask for exploding_kitten |
+| 202 | `name:defuse` | three of a kind: ask for defuse |
+| 203 | `name:attack` | three of a kind: ask for attack |
+| 204 | `name:skip` | three of a kind: ask for skip |
+| 205 | `name:favor` | three of a kind: ask for favor |
+| 206 | `name:shuffle` | three of a kind: ask for shuffle |
+| 207 | `name:see_the_future` | three of a kind: ask for see_the_future |
+| 208 | `name:nope` | three of a kind: ask for nope |
+| 209 | `name:taco_cat` | three of a kind: ask for taco_cat |
+| 210 | `name:hairy_potato_cat` | three of a kind: ask for hairy_potato_cat |
+| 211 | `name:cattermelon` | three of a kind: ask for cattermelon |
+| 212 | `name:rainbow_ralphing_cat` | three of a kind: ask for rainbow_ralphing_cat |
+| 213 | `name:beard_cat` | three of a kind: ask for beard_cat |
+| 214 | `nope` | Nope the pending play or Nope |
+| 215 | `pass` | let the pending play or Nope stand |
+| 216 | `give:defuse` | Favor: give defuse |
+| 217 | `give:attack` | Favor: give attack |
+| 218 | `give:skip` | Favor: give skip |
+| 219 | `give:favor` | Favor: give favor |
+| 220 | `give:shuffle` | Favor: give shuffle |
+| 221 | `give:see_the_future` | Favor: give see_the_future |
+| 222 | `give:nope` | Favor: give nope |
+| 223 | `give:taco_cat` | Favor: give taco_cat |
+| 224 | `give:hairy_potato_cat` | Favor: give hairy_potato_cat |
+| 225 | `give:cattermelon` | Favor: give cattermelon |
+| 226 | `give:rainbow_ralphing_cat` | Favor: give rainbow_ralphing_cat |
+| 227 | `give:beard_cat` | Favor: give beard_cat |
+| 228..306 | `insert:depth=0` .. `insert:depth=78` | put the kitten back with d cards above it: index = 228 + d |
+| 307 | `take:defuse` | five different: take defuse from the discard pile |
+| 308 | `take:attack` | five different: take attack from the discard pile |
+| 309 | `take:skip` | five different: take skip from the discard pile |
+| 310 | `take:favor` | five different: take favor from the discard pile |
+| 311 | `take:shuffle` | five different: take shuffle from the discard pile |
+| 312 | `take:see_the_future` | five different: take see_the_future from the discard pile |
+| 313 | `take:nope` | five different: take nope from the discard pile |
+| 314 | `take:taco_cat` | five different: take taco_cat from the discard pile |
+| 315 | `take:hairy_potato_cat` | five different: take hairy_potato_cat from the discard pile |
+| 316 | `take:cattermelon` | five different: take cattermelon from the discard pile |
+| 317 | `take:rainbow_ralphing_cat` | five different: take rainbow_ralphing_cat from the discard pile |
+| 318 | `take:beard_cat` | five different: take beard_cat from the discard pile |
+<!-- /action-table -->
+
+Scenarios: ``reset(options={"scenario": {...}})`` starts from a chosen position,
+cards by name, the deck top first::
+
+    game.reset(seed=0, options={"scenario": {
+        "hands": [["defuse", "attack"], ["nope", "skip"]],
+        "deck": ["exploding_kitten", "taco_cat"],
+        "first_player": 0}})
+
+Keys: `hands` and `deck` (required; the deck holds players - 1 kittens),
+`discard`, `first_player`, `owed_turns`, `attacked` (see :mod:`ek_env.scenario`).
+
+Version history: v0, first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cardgym.aec import CardGameEnv, StepOutcome
+from ek_env import effects, rules
+from ek_env.encoding import (
+    ACTION_SPECS,
+    ACTION_TABLE,
+    CHOOSE,
+    DRAW,
+    GIVE_ACTION,
+    INSERT_ACTION,
+    NAME,
+    NOPE_ACTION,
+    OBSERVATION_SPEC,
+    PASS_ACTION,
+    PLAY_FIVE,
+    PLAY_PAIR,
+    PLAY_SINGLE,
+    PLAY_THREE,
+    TAKE_ACTION,
+    encode,
+    legal_action_mask,
+)
+from ek_env.render import render_full, render_view
+from ek_env.state import GAME_OVER, Config, State
+from ek_env.view import PlayerView
+
+ENV_ID = "cardgym/exploding_kittens-v0"
+
+#: Runs of actions collapsed into one row of the docs table.
+DOC_GROUPS = [
+    ("play:favor:+", "play favor on seat +k: index = 2 + k"),
+    ("pair:", "pair of kind c against seat +k: index = 13 + 8 * (position of c among the 11 "
+              "combo kinds) + (k - 1)"),
+    ("three:", "three of kind c against seat +k: index = 101 + 8 * (position of c among the 11 "
+               "combo kinds) + (k - 1)"),
+    ("insert:depth=", "put the kitten back with d cards above it: index = 228 + d"),
+]
+
+
+class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
+    """Exploding Kittens AEC environment; see the module docstring."""
+
+    action_table = ACTION_TABLE
+    observation_spec = OBSERVATION_SPEC
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "exploding_kittens_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        hand_size: int = 7,
+        deck_defuses: str = "seed",
+        attack_stacking: str = "reset",
+        combos: bool = True,
+        empty_hand_target: str = "allowed",
+        eliminated_cards: str = "discard",
+        render_mode: str | None = None,
+        render_seat: int | str | None = None,
+        illegal_action: str = "raise",
+    ) -> None:
+        self.config = Config(num_players, hand_size, deck_defuses, attack_stacking, combos,
+                             empty_hand_target, eliminated_cards)
+        super().__init__(num_players, render_mode, render_seat, illegal_action)
+
+    # hooks --------------------------------------------------------------
+
+    def _game_new(self, rng: np.random.Generator, scenario: dict[str, Any] | None) -> State:
+        return rules.new_game(self.config, rng, scenario)
+
+    def _game_to_act(self) -> int:
+        return self.game_state.to_act  # type: ignore[union-attr]
+
+    def _game_legal_mask(self) -> int:
+        return legal_action_mask(self.game_state)  # type: ignore[arg-type]
+
+    def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
+        state: State = self.game_state  # type: ignore[assignment]
+        kind, card, offset, depth = ACTION_SPECS[action]
+        if kind == PASS_ACTION or kind == NOPE_ACTION:
+            effects.respond(state, kind == NOPE_ACTION, rng)
+            return None
+        if kind == DRAW:
+            out_before = len(state.eliminated)
+            effects.draw(state, rng)
+            if len(state.eliminated) == out_before:
+                return None
+            rewards = [0.0] * state.num_players
+            rewards[state.eliminated[-1]] = -1.0
+            if state.phase == GAME_OVER:
+                rewards[state.winner] = 1.0
+                return StepOutcome(rewards, game_over=True)
+            return StepOutcome(rewards, finished=(state.eliminated[-1],))
+        target = (state.current + offset) % state.num_players
+        if kind == PLAY_SINGLE:
+            effects.play_card(state, card, target if offset else None)
+        elif kind == PLAY_PAIR:
+            effects.play_pair(state, card, target)
+        elif kind == PLAY_THREE:
+            effects.play_three(state, card, target)
+        elif kind == PLAY_FIVE:
+            effects.play_five(state)
+        elif kind == CHOOSE:
+            effects.choose_five(state, card)
+        elif kind == NAME:
+            effects.name_card(state, card)
+        elif kind == GIVE_ACTION:
+            effects.give(state, card)
+        elif kind == INSERT_ACTION:
+            effects.insert(state, depth)
+        elif kind == TAKE_ACTION:
+            effects.take(state, card)
+        return None
+
+    def _game_encode(self, seat: int) -> NDArray[np.float32]:
+        return encode(PlayerView(self.game_state, seat))  # type: ignore[arg-type]
+
+    def _game_render(self, seat: int | None) -> str:
+        state: State = self.game_state  # type: ignore[assignment]
+        if seat is None:
+            return render_full(state)
+        return render_view(PlayerView(state, seat))
+
+
+def env(**kwargs: Any) -> raw_env:
+    """Exploding Kittens with the safety of PettingZoo's standard wrappers built in.
+
+    Order checks, action bounds and illegal-action handling are done inline by the
+    base class, so no wrapper chain is applied (see :mod:`cardgym.aec`).
+    """
+    return raw_env(**kwargs)

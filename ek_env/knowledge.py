@@ -1,0 +1,107 @@
+"""What each seat learns as cards move (RULES.md §1), kept in the state.
+
+Two kinds of knowledge:
+
+- ``known_deck[seat]``: the kind at each depth of the draw pile (0 = top) the seat
+  has seen (See the Future) or placed (its own Defuse insertion). A draw shifts it
+  up by one; a shuffle, or another seat's secret insertion, makes it stale.
+- ``known_hands``: for every observer and every other seat, a lower bound on the
+  count of each kind in that seat's hand: cards seen moving into it (given,
+  received, stolen, named in three of a kind, taken from the discard pile, drawn
+  from a known top). A card leaving that hand publicly lowers the bound; a card
+  leaving it unseen by the observer makes the whole row stale.
+"""
+
+from __future__ import annotations
+
+from ek_env.cards import KITTEN, NUM_KINDS
+from ek_env.state import UNKNOWN, State
+
+
+def row(state: State, observer: int, other: int) -> int:
+    """Offset of the ``observer``'s lower bounds on ``other``'s hand in ``known_hands``."""
+    return (observer * state.num_players + other) * NUM_KINDS
+
+
+def left_publicly(state: State, seat: int, card: int, count: int = 1) -> None:
+    """``count`` cards of ``card`` left ``seat``'s hand face up: every bound drops."""
+    known = state.known_hands
+    for observer in range(state.num_players):
+        index = row(state, observer, seat) + card
+        if known[index]:
+            known[index] = max(0, known[index] - count)
+
+
+def moved_publicly(state: State, giver: int, receiver: int, card: int) -> None:
+    """A card everyone saw moved from ``giver`` to ``receiver`` (three of a kind)."""
+    left_publicly(state, giver, card)
+    arrived_publicly(state, receiver, card)
+
+
+def arrived_publicly(state: State, receiver: int, card: int) -> None:
+    """Everyone saw a ``card`` enter ``receiver``'s hand (taken from the discard pile)."""
+    known = state.known_hands
+    for observer in range(state.num_players):
+        if observer != receiver:
+            known[row(state, observer, receiver) + card] += 1
+
+
+def moved_privately(state: State, giver: int, receiver: int, card: int) -> None:
+    """A card moved between two hands, seen by both sides only (Favor, steals)."""
+    known = state.known_hands
+    index = row(state, receiver, giver) + card
+    if known[index]:
+        known[index] -= 1
+    known[row(state, giver, receiver) + card] += 1
+    for observer in range(state.num_players):
+        if observer != giver and observer != receiver:
+            forget_hand(state, observer, giver)
+
+
+def forget_hand(state: State, observer: int, other: int) -> None:
+    start = row(state, observer, other)
+    state.known_hands[start : start + NUM_KINDS] = [0] * NUM_KINDS
+
+
+def hand_emptied(state: State, seat: int) -> None:
+    """``seat`` lost its whole hand (elimination): nothing is left to know about it."""
+    for observer in range(state.num_players):
+        forget_hand(state, observer, seat)
+
+
+def top_drawn(state: State, drawer: int, card: int) -> None:
+    """The top card was drawn by ``drawer``: known depths shift up; whoever knew the
+    top card now knows it is in the drawer's hand (kittens are shown anyway)."""
+    for observer, known in enumerate(state.known_deck):
+        if known:
+            seen = known.pop(0)
+            if seen != UNKNOWN and observer != drawer and card != KITTEN:
+                state.known_hands[row(state, observer, drawer) + card] += 1
+
+
+def deck_shuffled(state: State) -> None:
+    for known in state.known_deck:
+        known.clear()
+
+
+def inserted(state: State, seat: int, card: int, depth: int) -> None:
+    """``seat`` put ``card`` at ``depth`` in secret: it knows where; for everyone else
+    every known depth may have moved."""
+    for observer, known in enumerate(state.known_deck):
+        if observer == seat:
+            if len(known) < depth:
+                known.extend([UNKNOWN] * (depth - len(known)))
+            known.insert(depth, card)
+        else:
+            known.clear()
+
+
+def saw_top(state: State, seat: int, count: int) -> None:
+    """``seat`` looked at the top ``count`` cards (See the Future)."""
+    deck = state.deck
+    count = min(count, len(deck))
+    known = state.known_deck[seat]
+    if len(known) < count:
+        known.extend([UNKNOWN] * (count - len(known)))
+    for depth in range(count):
+        known[depth] = deck[-1 - depth]

@@ -1,0 +1,119 @@
+"""Scenarios: a chosen position to start from, for tests, tutorials and analysis.
+
+A scenario is a mapping; cards are written by name (``"taco_cat"``, ``"See the
+Future"``), by ``Card`` or by kind number:
+
+- ``hands`` (required): one list of cards per seat (no Exploding Kittens).
+- ``deck`` (required): the whole draw pile, top first, with exactly players - 1
+  Exploding Kittens.
+- ``discard``: cards already in the discard pile (default none).
+- ``first_player``: the seat whose turn it is (default: random).
+- ``owed_turns``: turns that player owes, the current one included (default 1).
+- ``attacked``: whether those turns come from an Attack (default: ``owed_turns > 1``).
+
+Cards not named stay in the box. No kind may be named more often than the game
+holds it (one deck, two from six players). Every error says what was wrong and
+what is allowed; a failed scenario changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from cardgym.errors import ScenarioError
+from ek_env.cards import CARD_BY_NAME, CARD_NAMES, KITTEN, NUM_KINDS, composition
+from ek_env.state import Config, State
+
+KEYS = ("hands", "deck", "discard", "first_player", "owed_turns", "attacked")
+
+
+def parse_card(value: object) -> int:
+    """A card kind from a name, ``Card`` or kind number.
+
+    Raises:
+        ValueError: naming the value and the card names allowed.
+    """
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        if 0 <= int(value) < NUM_KINDS:
+            return int(value)
+    elif isinstance(value, str):
+        key = value.strip().lower().replace(" ", "_").replace("-", "_")
+        if key in CARD_BY_NAME:
+            return CARD_BY_NAME[key]
+    raise ValueError(f"{value!r} is not a card; cards: {', '.join(CARD_NAMES)}")
+
+
+def _cards(value: object, where: str) -> list[int]:
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise ScenarioError(f"{where} must be a list of cards, got {value!r}")
+    cards = []
+    for i, item in enumerate(value):  # type: ignore[attr-defined]
+        try:
+            cards.append(parse_card(item))
+        except ValueError as error:
+            raise ScenarioError(f"{where}[{i}]: {error}") from None
+    return cards
+
+
+def _seat_count(value: object, where: str, low: int, high: int) -> int:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not low <= value <= high:
+        raise ScenarioError(f"{where} must be an integer {low}..{high}, got {value!r}")
+    return int(value)
+
+
+def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[str, Any]) -> State:
+    """The state a scenario describes (see the module docstring)."""
+    if not isinstance(scenario, Mapping):
+        raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {scenario!r}")
+    unknown = sorted(str(key) for key in set(scenario) - set(KEYS))
+    if unknown:
+        raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(KEYS)}")
+    missing = [key for key in ("hands", "deck") if key not in scenario]
+    if missing:
+        raise ScenarioError(f"a scenario needs {' and '.join(missing)}; keys: {', '.join(KEYS)}")
+    n = config.num_players
+    raw_hands = scenario["hands"]
+    if isinstance(raw_hands, (str, bytes)) or not hasattr(raw_hands, "__len__") or len(raw_hands) != n:
+        raise ScenarioError(f"'hands' must list one hand (a list of cards) for each of the {n} seats")
+    hands = [_cards(hand, f"hands[{seat}]") for seat, hand in enumerate(raw_hands)]
+    for seat, hand in enumerate(hands):
+        if KITTEN in hand:
+            raise ScenarioError(f"hands[{seat}] holds an exploding_kitten; kittens start in the deck")
+    deck = _cards(scenario["deck"], "deck")
+    if deck.count(KITTEN) != n - 1:
+        raise ScenarioError(
+            f"the deck must hold players - 1 = {n - 1} exploding_kitten cards, got {deck.count(KITTEN)}"
+        )
+    discard = _cards(scenario.get("discard", []), "discard")
+    counts = composition(n)
+    used = [0] * NUM_KINDS
+    for card in [c for hand in hands for c in hand] + deck + discard:
+        used[card] += 1
+    for card in range(NUM_KINDS):
+        if used[card] > counts[card]:
+            raise ScenarioError(
+                f"the scenario names {CARD_NAMES[card]} {used[card]} times; "
+                f"the game with {n} players has {counts[card]}"
+            )
+    first = scenario.get("first_player")
+    first_seat = None if first is None else _seat_count(first, "first_player", 0, n - 1)
+    owed = _seat_count(scenario.get("owed_turns", 1), "owed_turns", 1, 99)
+    attacked = scenario.get("attacked", owed > 1)
+    if not isinstance(attacked, bool):
+        raise ScenarioError(f"attacked must be True or False, got {attacked!r}")
+
+    state = State(config)
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            state.hands[seat][card] += 1
+    state.deck = deck[::-1]  # top card last
+    for card in discard:
+        state.discard[card] += 1
+    state.box = [counts[card] - used[card] for card in range(NUM_KINDS)]
+    state.current = state.to_act = first_seat if first_seat is not None else int(rng.integers(n))
+    state.owed = owed
+    state.attacked = attacked
+    return state
