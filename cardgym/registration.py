@@ -20,19 +20,25 @@ class GameEntry:
     entry_point: str
     player_counts: tuple[int, ...]
     module: str
+    parallel_entry_point: str | None = None
 
 
 GAMES: tuple[GameEntry, ...] = (
     GameEntry("cardgym/power_hungry_pets-v0", "phpets_env.env:env", tuple(range(2, 7)), "phpets_env"),
     GameEntry("cardgym/exploding_kittens-v0", "ek_env.env:env", tuple(range(2, 10)), "ek_env"),
+    GameEntry("cardgym/karel_kakelaar-v0", "kakelaar_env.env:env", (2, 3, 4, 5), "kakelaar_env",
+              parallel_entry_point="kakelaar_env.parallel:parallel_env"),
 )
 
 
 def register_all() -> None:
-    """Register every game in PettingZoo's AEC registry (idempotent)."""
+    """Register every game in PettingZoo's AEC registry, and in its parallel registry
+    when the game has a parallel env (idempotent)."""
     for game in GAMES:
         if game.env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", game.env_id, game.entry_point)
+        if game.parallel_entry_point and game.env_id not in pettingzoo.parallel_registry:
+            pettingzoo.register("parallel", game.env_id, game.parallel_entry_point)
 
 
 def short_name(env_id: str) -> str:

@@ -10,6 +10,10 @@ from ek_env import encoding as ek_encoding
 from ek_env import env as ek_env_factory
 from ek_env import rules as ek_rules
 from ek_env.invariants import check_invariants as ek_invariants
+from kakelaar_env import encoding as kakelaar_encoding
+from kakelaar_env import env as kakelaar_env_factory
+from kakelaar_env import rules as kakelaar_rules
+from kakelaar_env.invariants import check_invariants as kakelaar_invariants
 from phpets_env import encoding as phpets_encoding
 from phpets_env import env as phpets_env_factory
 from phpets_env import rules as phpets_rules
@@ -48,7 +52,23 @@ EK = GameKit(
     max_steps=50_000,
 )
 
-KITS = (PHPETS, EK)
+KAKELAAR = GameKit(
+    name="karel_kakelaar",
+    make_env=kakelaar_env_factory,
+    player_counts=(2, 3, 4, 5),
+    legal_moves=kakelaar_rules.legal_moves,
+    move_to_action=kakelaar_encoding.move_to_action,
+    resample_hidden=kakelaar_rules.resample_hidden,
+    invariants=kakelaar_invariants,
+    option_sets=(
+        {},
+        {"worm_counts": (8, 6, 5, 4, 4, 3, 3, 3), "reward": "score_difference"},
+        {"worm_counts": (0, 0, 0, 0, 0, 0, 0, 36), "final_tie": "draw"},
+    ),
+    max_steps=2_000,
+)
+
+KITS = (PHPETS, EK, KAKELAAR)
 
 #: Relative share of the fuzz games by player count (default 1).
 FUZZ_WEIGHTS: dict[str, dict[int, float]] = {

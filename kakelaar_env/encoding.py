@@ -1,0 +1,298 @@
+"""Karel Kakelaar action table and observation layout: the one source of truth.
+
+Observations are seat-relative: index 0 of every per-seat field is the observer,
+then the other seats clockwise; seats not at the table are zero.
+"""
+
+from __future__ import annotations
+
+from operator import mul
+from typing import Final, cast
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cardgym.actions import ActionTable
+from cardgym.observation import Field, ObservationSpec
+from kakelaar_env.cards import (
+    HEN,
+    MAX_COPIES,
+    MAX_DRAW_PILE,
+    MAX_HAND,
+    MAX_PLAYERS,
+    MAX_SCORE,
+    NUM_BIDDABLE,
+    NUM_ROW_TYPES,
+    NUM_TYPES,
+    NUM_WORM_VALUES,
+    NUM_WORMS,
+    ROUNDS,
+    ROW_SLOT,
+    TYPE_NAMES,
+    WORM_VALUE,
+)
+from kakelaar_env.state import (
+    BID,
+    HEN_STAGE,
+    NONE,
+    PHASE_NAMES,
+    Bid,
+    HenChoice,
+    Move,
+    State,
+    TakeBack,
+)
+from kakelaar_env.view import PlayerView
+
+# ------------------------------------------------------------------ actions
+# ACTION_SPECS[i] = (kind, card type or -1).
+BID_CARD: Final = 0
+HEN_NONE: Final = 1
+HEN_PLAY: Final = 2
+TAKE_CARD: Final = 3
+PASS: Final = 4
+
+
+def _build_actions() -> list[tuple[str, tuple[int, int], str]]:
+    rows: list[tuple[str, tuple[int, int], str]] = []
+    for card in range(NUM_BIDDABLE):
+        rows.append((f"bid:{TYPE_NAMES[card]}", (BID_CARD, card),
+                     f"bid {TYPE_NAMES[card]} face down"))
+    rows.append(("hen:none", (HEN_NONE, -1), "play no mother hen this round"))
+    rows.append(("hen:play", (HEN_PLAY, -1),
+                 "play a mother hen: it leaves the game and I take two cards of my discard pile "
+                 "back (all of them if it holds two or fewer)"))
+    for card in range(NUM_BIDDABLE):
+        rows.append((f"take:{TYPE_NAMES[card]}", (TAKE_CARD, card),
+                     f"take {TYPE_NAMES[card]} back from my discard pile"))
+    rows.append(("pass", (PASS, -1),
+                 "parallel env only: nothing to decide in this step (no card to bid, or no "
+                 "card to choose to take back)"))
+    return rows
+
+
+ACTION_TABLE: Final = ActionTable(_build_actions())
+ACTION_SPECS: Final[tuple[tuple[int, int], ...]] = ACTION_TABLE.moves
+NUM_ACTIONS: Final = len(ACTION_TABLE)
+BID_BASE: Final = 0
+HEN_NONE_INDEX: Final = ACTION_TABLE.index("hen:none")
+HEN_PLAY_INDEX: Final = ACTION_TABLE.index("hen:play")
+TAKE_BASE: Final = ACTION_TABLE.index("take:worm_1")
+PASS_INDEX: Final = ACTION_TABLE.index("pass")
+
+
+# bytes.translate table: a zero count -> "0", any other -> "1" (read as a binary number).
+_BITS: Final = bytes([48] + [49] * 255)
+
+
+def legal_mask_for(state: State, seat: int) -> int:
+    """Legal actions of ``seat`` in the current stage as a bit mask (bit i = action i);
+    0 when ``seat`` has nothing to decide (the AEC env does not ask it)."""
+    if seat != state.current and seat not in state.asked[state.cursor:]:
+        return 0
+    phase = state.phase
+    if phase == BID:
+        # Bit t set for every biddable type t in hand (types 0..12 are actions 0..12).
+        return int(state.hands[seat][NUM_BIDDABLE - 1 :: -1].translate(_BITS), 2)
+    if phase == HEN_STAGE:
+        hand = state.hands[seat]
+        if state.round < ROUNDS and hand.count(0, 0, NUM_BIDDABLE) == NUM_BIDDABLE:
+            return 1 << HEN_PLAY_INDEX
+        return 0b11 << HEN_NONE_INDEX
+    left = state.discards[seat]
+    if state.picks[seat]:
+        left = left[:]
+        for card in state.picks[seat]:
+            left[card] -= 1
+    return int(left[::-1].translate(_BITS), 2) << TAKE_BASE
+
+
+def legal_action_mask(state: State) -> int:
+    """Legal actions of the seat to act as a bit mask (0 once the game is over)."""
+    if not state.asked:
+        return 0
+    return legal_mask_for(state, state.current)
+
+
+def parallel_mask(state: State, seat: int) -> int:
+    """``seat``'s legal actions in a parallel step: its decision if it has one, else
+    the single move ``hen:none`` in the mother-hen stage and ``pass`` in the others."""
+    mask = legal_mask_for(state, seat) if state.asked else 0
+    if mask:
+        return mask
+    return 1 << (HEN_NONE_INDEX if state.phase == HEN_STAGE else PASS_INDEX)
+
+
+def action_to_move(state: State, action: int) -> Move | None:
+    """The engine move an action stands for (``None`` for ``pass``)."""
+    kind, card = ACTION_SPECS[action]
+    if kind == BID_CARD:
+        return Bid(card)
+    if kind == HEN_NONE or kind == HEN_PLAY:
+        return HenChoice(kind == HEN_PLAY)
+    if kind == TAKE_CARD:
+        return TakeBack(card)
+    return None
+
+
+def move_to_action(state: State, move: Move) -> int:
+    """The action index of an engine move of the seat to act."""
+    if isinstance(move, Bid):
+        return BID_BASE + move.card
+    if isinstance(move, HenChoice):
+        return HEN_PLAY_INDEX if move.play else HEN_NONE_INDEX
+    return TAKE_BASE + move.card
+
+
+# ------------------------------------------------------------- observation
+
+_P = MAX_PLAYERS
+# Fields in three groups: the same for every observer, the observer's own, then one
+# entry per seat (relative: me first, then clockwise).
+OBSERVATION_SPEC: Final = ObservationSpec(
+    [
+        Field("phase", (len(PHASE_NAMES),), 0, 1,
+              "one-hot stage: bid, hen (play a mother hen or not), take_first, take_second "
+              "(cards taken back after a mother hen), game_over"),
+        Field("round", (1,), 1, ROUNDS, "the round, 1..9"),
+        Field("seat_present", (_P,), 0, 1, "1 for seats at this table"),
+        Field("row", (_P, NUM_ROW_TYPES), 0, 1,
+              "one-hot card at each row position 1..5 (worm_1..worm_8, hen); empty "
+              "positions and the stages after the bids are all zero"),
+        Field("robot_remaining", (5,), 0, 3,
+              "count of chicken_3..chicken_7 left in the robot deck (two players)"),
+        Field("unseen", (NUM_ROW_TYPES,), 0, NUM_WORMS,
+              "count of worm_1..worm_8 and hens nobody has seen (in the draw pile or "
+              "removed unseen)"),
+        Field("draw_pile", (1,), 0, MAX_DRAW_PILE, "cards left in the draw pile"),
+        Field("to_act", (_P,), 0, 1,
+              "one-hot: the seat whose commit is next (the AEC env's agent to act; in the "
+              "parallel env the first deciding seat)"),
+        Field("deciding", (_P,), 0, 1,
+              "1 for each seat with a decision in this stage (public: who holds a biddable "
+              "card, a mother hen, or more than two cards in the discard pile after a hen)"),
+        Field("tractor", (_P + 1,), 0, 1,
+              "one-hot: the tractor holder; index 5 is the robot chicken (two players)"),
+        Field("my_hand", (NUM_TYPES,), 0, MAX_COPIES,
+              "count of each type in my hand: worm_1..worm_8, chicken_3..chicken_7, hen "
+              "(a bid I committed stays in it until the bids are revealed)"),
+        Field("my_bid", (NUM_BIDDABLE,), 0, 1, "one-hot: the card I bid, before the reveal"),
+        Field("my_hen", (1,), 0, 1, "1 if I chose to play a mother hen, before the reveal"),
+        Field("my_picks", (NUM_BIDDABLE,), 0, 2,
+              "count of each type I chose to take back, before the reveal"),
+        Field("opponent_hands", (_P - 1, NUM_TYPES), 0, MAX_COPIES,
+              "count of each type in each opponent's hand (public: every card enters and "
+              "leaves a hand face up)"),
+        Field("discards", (_P, NUM_BIDDABLE), 0, MAX_COPIES,
+              "count of each type (worm_1..worm_8, chicken_3..chicken_7) in each seat's "
+              "discard pile"),
+        Field("hand_sizes", (_P,), 0, MAX_HAND, "cards in each seat's hand"),
+        Field("scores", (_P,), 0, MAX_SCORE, "worm total in each seat's hand"),
+        Field("hen_played", (_P,), 0, 1,
+              "1 for seats that played a mother hen in this mother-hen step (revealed)"),
+        Field("last_bids", (_P + 1, NUM_BIDDABLE), 0, 1,
+              "one-hot bid of each seat in the last resolved round (row 5: the robot "
+              "chicken); all zero before round 1 resolves and for a seat that bid nothing"),
+    ]
+)
+OBS_SIZE: Final = OBSERVATION_SPEC.size
+_O = OBSERVATION_SPEC.offsets
+
+_ONE_HOT: Final = {size: tuple(bytes(1 if i == k else 0 for i in range(size))
+                               for k in range(size)) for size in (_P, _P + 1, NUM_BIDDABLE)}
+_NO_BID: Final = bytes(NUM_BIDDABLE)
+_NO_PICKS: Final = bytes(NUM_BIDDABLE)
+_ZERO_SEATS: Final = bytes(_P)
+_PAD: Final = {n: {width: bytes(width * (_P - n)) for width in (1, NUM_TYPES, NUM_BIDDABLE)}
+               for n in range(2, MAX_PLAYERS + 1)}
+_PRESENT_BYTES: Final = {n: bytes([1] * n + [0] * (_P - n)) for n in range(2, MAX_PLAYERS + 1)}
+_PHASES: Final = tuple(bytes(1 if i == k else 0 for i in range(len(PHASE_NAMES)))
+                       for k in range(len(PHASE_NAMES)))
+_ROW_BYTES: Final = tuple(bytes(1 if i == ROW_SLOT[t] else 0 for i in range(NUM_ROW_TYPES))
+                          for t in range(NUM_TYPES))
+
+
+class _Public:
+    """The public facts of one state version, laid out once for every observer: the
+    observer-independent prefix, and each per-seat field by absolute seat, written
+    twice in a row so that the rotation to an observer is one slice."""
+
+    __slots__ = ("prefix", "hands", "discards", "sizes", "scores", "hen_played",
+                 "last_bids", "robot_bid", "deciding", "holder")
+
+    def __init__(self, view: PlayerView) -> None:
+        n = view.num_players
+        row = view.row
+        unseen = view.unseen
+        self.prefix = b"".join([
+            _PHASES[view.phase], bytes((view.round,)), _PRESENT_BYTES[n],
+            b"".join([_ROW_BYTES[card] for card in row]),
+            bytes(NUM_ROW_TYPES * (_P - len(row))),
+            bytes(view.robot_remaining()) if n == 2 else bytes(5),
+            bytes(unseen[:NUM_WORM_VALUES]), bytes((unseen[HEN], view.draw_pile_size)),
+        ])
+        hands = view.hands
+        last_bids = view.last_bids
+        self.holder = view.tractor_holder
+        twice = hands + hands
+        self.hands = b"".join(twice)
+        self.discards = b"".join(view.discards) * 2
+        self.sizes = bytes(map(sum, twice))
+        self.scores = bytes([sum(map(mul, hand, WORM_VALUE)) for hand in hands]) * 2
+        self.hen_played = bytes(view.hen_played) * 2
+        bids = [_NO_BID if last_bids[s] == NONE else _ONE_HOT[NUM_BIDDABLE][last_bids[s]]
+                for s in range(n)]
+        self.last_bids = b"".join(bids) * 2
+        robot_bid = last_bids[2] if n == 2 else NONE
+        self.robot_bid = _NO_BID if robot_bid == NONE else _ONE_HOT[NUM_BIDDABLE][robot_bid]
+        deciding = bytearray(n)
+        for seat in view.asked:
+            deciding[seat] = 1
+        self.deciding = bytes(deciding) * 2
+
+
+def encode(view: PlayerView) -> NDArray[np.float32]:
+    """The observation vector of ``view``'s seat (see :data:`OBSERVATION_SPEC`).
+
+    Every field is a small count, so the vector is joined from ``bytes`` pieces and
+    converted once. The public facts are laid out once per state version (cached
+    through the view) and rotated to the observer; only the view's public facts and
+    the seat's own choices are read.
+    """
+    public = cast(_Public, view.public_memo())
+    if public is None:
+        public = _Public(view)
+        view.store_public_memo(public)
+    o = view.seat
+    n = view.num_players
+    pad = _PAD[n]
+    holder = public.holder
+    hands = public.hands
+    h = o * NUM_TYPES
+    d = o * NUM_BIDDABLE
+    bid = view.my_bid
+    picks = view.my_picks
+    if picks:
+        counts = bytearray(NUM_BIDDABLE)
+        for card in picks:
+            counts[card] += 1
+        pick_bytes = bytes(counts)
+    else:
+        pick_bytes = _NO_PICKS
+    out = b"".join([
+        public.prefix,
+        _ONE_HOT[_P][(view.current - o) % n] if view.asked else _ZERO_SEATS,
+        public.deciding[o : o + n], pad[1],
+        _ONE_HOT[_P + 1][_P if holder >= n else (holder - o) % n],
+        hands[h : h + NUM_TYPES],
+        _NO_BID if bid == NONE else _ONE_HOT[NUM_BIDDABLE][bid],
+        b"\x01" if view.my_hen_choice == 1 else b"\x00",
+        pick_bytes,
+        hands[h + NUM_TYPES : h + n * NUM_TYPES], pad[NUM_TYPES],
+        public.discards[d : d + n * NUM_BIDDABLE], pad[NUM_BIDDABLE],
+        public.sizes[o : o + n], pad[1],
+        public.scores[o : o + n], pad[1],
+        public.hen_played[o : o + n], pad[1],
+        public.last_bids[d : d + n * NUM_BIDDABLE], pad[NUM_BIDDABLE], public.robot_bid,
+    ])
+    return np.frombuffer(out, dtype=np.uint8).astype(np.float32)

@@ -1,0 +1,235 @@
+"""Karel Kakelaar, a PettingZoo environment (``cardgym/karel_kakelaar-v0``), AEC and parallel.
+
+Two to five players bid for worms over nine rounds (RULES.md §5). Each round a row
+of cards (one per player; 3 with two players) is turned up; everyone bids one hand
+card face down; the highest bid takes position 1, the next position 2, and so on;
+bids go to their owner's discard pile. Then each player may play a mother hen to
+take two cards of their discard pile back into hand. After round 9 the worms in hand
+score. With two players a robot chicken bids the top card of its own deck.
+
+Usage::
+
+    from kakelaar_env import env, parallel_env
+    game = env(num_players=4, render_mode="ansi")
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        obs, reward, terminated, truncated, info = game.last()
+        action = None if terminated else game.action_space(agent).sample(obs["action_mask"])
+        game.step(action)
+
+Arguments of ``env()`` / ``raw_env()`` / ``parallel_env()``:
+
+| argument | values | default | meaning |
+|---|---|---|---|
+| `num_players` | 2..5 | 2 | seats at the table; with 2 a robot chicken bids too |
+| `worm_counts` | 8 integers >= 0 summing to 36 | `(5, 5, 5, 5, 4, 4, 4, 4)` | worms of value 1..8 (the seed does not give them) |
+| `reward` | `"win_loss"`, `"score_difference"` | `"win_loss"` | +1 to each winner and -1 to every other player, or own worm total minus the mean of the other players' totals |
+| `final_tie` | `"shared"`, `"draw"` | `"shared"` | players tied on worms and on hand size all win (+1), or draw (0; the others -1) |
+| `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `render()` returns the table as text, or prints it |
+| `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows (AEC env): a seat, the agent to act, or everything |
+| `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the game with -1 for the offender(s) and 0 for the others |
+
+Stages and turn order. A round has up to four stages; in each, every seat with a
+decision commits one choice, and nothing a seat commits is shown to any other seat
+until the stage resolves, when all choices are revealed together:
+
+1. ``bid``: each seat holding a worm or chicken bids one (never a mother hen). The
+   robot's bid (two players) is its top card, turned up at the reveal.
+2. ``hen``: each seat holding a mother hen plays one or not. A seat with only hens in
+   hand must play one (rounds 1-8; after round 9 there is no next bid).
+3. ``take_first`` and ``take_second``: each seat that played a hen and has more than
+   two cards in its discard pile picks a card to take back, twice. With two cards or
+   fewer it takes them all without choosing (at the hen reveal).
+
+The AEC env asks the seats with a decision one at a time, the tractor holder first,
+then clockwise; seats with nothing to decide are not asked (who has a decision is
+public: hands are public, see below). The parallel env (``parallel_env()``,
+registered as ``pettingzoo.make("parallel", "cardgym/karel_kakelaar-v0")``) takes one
+step per stage in which every agent acts at once: a seat with nothing to decide has
+one legal action, ``hen:none`` in the hen stage and ``pass`` in the others. Both envs
+play the same game: a stage's commits are hidden until it resolves, so their order
+carries no information.
+
+Settled points (RULES.md §5 and this implementation): equal bids rank by
+closeness to the tractor clockwise, the holder first; with two players the circle is
+first holder, other player, robot. A seat with no card to bid (only possible with a
+scenario) bids nothing and ranks below every bid. After round 9 and its mother-hen
+step the worms in hand score; ties go to fewer hand cards, then ``final_tie``. Cards
+taken back from the face-up discard pile are public when the stage resolves.
+
+Information (RULES.md §1): every card enters and leaves a hand face up (the five
+chickens dealt, the row cards won, the bids revealed, hens played, cards taken back
+from a face-up discard pile), so every hand is public and the observation shows them
+all. Hidden: the draw pile's order, which cards were removed unseen (their union is
+public: ``unseen``), the robot deck's order (its contents are public), and what the
+other seats have committed in the current stage.
+
+Rewards: at the end of the game only, per ``reward`` (nothing before). ``win_loss``:
++1 to each winner, -1 to every other player; ``final_tie="draw"`` gives tied winners
+0 instead. ``score_difference``: own worm total minus the mean of the other players'.
+
+Observation: ``{"observation": float32 vector, "action_mask": int8 vector}``. The
+mask is 1 for the legal actions of the agent to act (AEC) or of every agent
+(parallel) and all zero for agents not to act. Per-seat fields are relative:
+index 0 is the observer, then the other seats clockwise; absent seats are zero.
+Card types are worm_1..worm_8, chicken_3..chicken_7, hen, in that order.
+
+<!-- observation-table -->
+| offsets | field | shape | range | meaning |
+|---|---|---|---|---|
+| 0..4 | `phase` | 5 | 0..1 | one-hot stage: bid, hen (play a mother hen or not), take_first, take_second (cards taken back after a mother hen), game_over |
+| 5..5 | `round` | 1 | 1..9 | the round, 1..9 |
+| 6..10 | `seat_present` | 5 | 0..1 | 1 for seats at this table |
+| 11..55 | `row` | 5x9 | 0..1 | one-hot card at each row position 1..5 (worm_1..worm_8, hen); empty positions and the stages after the bids are all zero |
+| 56..60 | `robot_remaining` | 5 | 0..3 | count of chicken_3..chicken_7 left in the robot deck (two players) |
+| 61..69 | `unseen` | 9 | 0..36 | count of worm_1..worm_8 and hens nobody has seen (in the draw pile or removed unseen) |
+| 70..70 | `draw_pile` | 1 | 0..40 | cards left in the draw pile |
+| 71..75 | `to_act` | 5 | 0..1 | one-hot: the seat whose commit is next (the AEC env's agent to act; in the parallel env the first deciding seat) |
+| 76..80 | `deciding` | 5 | 0..1 | 1 for each seat with a decision in this stage (public: who holds a biddable card, a mother hen, or more than two cards in the discard pile after a hen) |
+| 81..86 | `tractor` | 6 | 0..1 | one-hot: the tractor holder; index 5 is the robot chicken (two players) |
+| 87..100 | `my_hand` | 14 | 0..9 | count of each type in my hand: worm_1..worm_8, chicken_3..chicken_7, hen (a bid I committed stays in it until the bids are revealed) |
+| 101..113 | `my_bid` | 13 | 0..1 | one-hot: the card I bid, before the reveal |
+| 114..114 | `my_hen` | 1 | 0..1 | 1 if I chose to play a mother hen, before the reveal |
+| 115..127 | `my_picks` | 13 | 0..2 | count of each type I chose to take back, before the reveal |
+| 128..183 | `opponent_hands` | 4x14 | 0..9 | count of each type in each opponent's hand (public: every card enters and leaves a hand face up) |
+| 184..248 | `discards` | 5x13 | 0..9 | count of each type (worm_1..worm_8, chicken_3..chicken_7) in each seat's discard pile |
+| 249..253 | `hand_sizes` | 5 | 0..14 | cards in each seat's hand |
+| 254..258 | `scores` | 5 | 0..72 | worm total in each seat's hand |
+| 259..263 | `hen_played` | 5 | 0..1 | 1 for seats that played a mother hen in this mother-hen step (revealed) |
+| 264..341 | `last_bids` | 6x13 | 0..1 | one-hot bid of each seat in the last resolved round (row 5: the robot chicken); all zero before round 1 resolves and for a seat that bid nothing |
+<!-- /observation-table -->
+
+Actions: one ``Discrete`` space shared by the AEC and parallel envs.
+``env.action_name(i)`` and ``env.action_index(name)`` convert between indices and
+names.
+
+<!-- action-table -->
+| index | name | meaning |
+|---|---|---|
+| 0..12 | `bid:worm_1` .. `bid:chicken_7` | bid a card of type t face down: index = t (worm_1..worm_8 = 0..7, chicken_3..chicken_7 = 8..12) |
+| 13 | `hen:none` | play no mother hen this round |
+| 14 | `hen:play` | play a mother hen: it leaves the game and I take two cards of my discard pile back (all of them if it holds two or fewer) |
+| 15..27 | `take:worm_1` .. `take:chicken_7` | take a card of type t back from my discard pile: index = 15 + t |
+| 28 | `pass` | parallel env only: nothing to decide in this step (no card to bid, or no card to choose to take back) |
+<!-- /action-table -->
+
+Scenarios: ``reset(options={"scenario": {...}})`` sets up a position; keys
+``round``, ``tractor`` (the round-1 holder), ``hands``, ``discards``, ``deck`` or
+``deck_top`` (top first: row positions 1, 2, ... of the start round, then the next),
+``robot_deck`` (top first); cards by name (``"worm_5"``, ``"w5"``, ``5``,
+``"chicken_3"``, ``"c3"``, ``"hen"``). Unnamed cards are dealt at random. See
+:mod:`kakelaar_env.scenario`. Example::
+
+    game.reset(seed=0, options={"scenario": {
+        "tractor": 0, "deck_top": ["w8", "hen", "w1"], "robot_deck": ["c5"]}})
+
+Version history: v0, first release.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cardgym.aec import CardGameEnv, StepOutcome
+from kakelaar_env import rules
+from kakelaar_env.cards import DEFAULT_WORM_COUNTS
+from kakelaar_env.encoding import (
+    ACTION_SPECS,
+    ACTION_TABLE,
+    BID_CARD,
+    HEN_PLAY,
+    OBSERVATION_SPEC,
+    TAKE_CARD,
+    encode,
+    legal_action_mask,
+)
+from kakelaar_env.parallel import parallel_env
+from kakelaar_env.render import render_full, render_view
+from kakelaar_env.state import GAME_OVER, Config, State
+from kakelaar_env.view import PlayerView
+
+ENV_ID = "cardgym/karel_kakelaar-v0"
+
+#: Runs of actions collapsed into one row of the docs table.
+DOC_GROUPS = [
+    ("bid:", "bid a card of type t face down: index = t (worm_1..worm_8 = 0..7, "
+             "chicken_3..chicken_7 = 8..12)"),
+    ("take:", "take a card of type t back from my discard pile: index = 15 + t"),
+]
+
+
+class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
+    """Karel Kakelaar AEC environment; see the module docstring."""
+
+    action_table = ACTION_TABLE
+    observation_spec = OBSERVATION_SPEC
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "karel_kakelaar_v0",
+        "render_modes": ["ansi", "human"],
+        # A native parallel env exists; PettingZoo's aec_to_parallel would not fit
+        # (the AEC env asks only the seats with a decision).
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        worm_counts: Sequence[int] = DEFAULT_WORM_COUNTS,
+        reward: str = "win_loss",
+        final_tie: str = "shared",
+        render_mode: str | None = None,
+        render_seat: int | str | None = None,
+        illegal_action: str = "raise",
+    ) -> None:
+        # Config validates worm_counts and stores it as a tuple.
+        self.config = Config(num_players, worm_counts, reward, final_tie)  # type: ignore[arg-type]
+        super().__init__(num_players, render_mode, render_seat, illegal_action)
+
+    # hooks --------------------------------------------------------------
+
+    def _game_new(self, rng: np.random.Generator, scenario: dict[str, Any] | None) -> State:
+        return rules.new_game(self.config, rng, scenario)
+
+    def _game_to_act(self) -> int:
+        return self.game_state.current  # type: ignore[union-attr]
+
+    def _game_legal_mask(self) -> int:
+        return legal_action_mask(self.game_state)  # type: ignore[arg-type]
+
+    def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
+        state: State = self.game_state  # type: ignore[assignment]
+        kind, card = ACTION_SPECS[action]
+        if kind == BID_CARD:
+            rules.commit_bid(state, card)
+        elif kind == TAKE_CARD:
+            rules.commit_take(state, card)
+        else:
+            rules.commit_hen(state, kind == HEN_PLAY)
+        if state.phase == GAME_OVER:
+            return StepOutcome(rules.returns(state), game_over=True)
+        return None
+
+    def _game_encode(self, seat: int) -> NDArray[np.float32]:
+        return encode(PlayerView(self.game_state, seat))  # type: ignore[arg-type]
+
+    def _game_render(self, seat: int | None) -> str:
+        state: State = self.game_state  # type: ignore[assignment]
+        if seat is None:
+            return render_full(state)
+        return render_view(PlayerView(state, seat))
+
+
+def env(**kwargs: Any) -> raw_env:
+    """Karel Kakelaar with the safety of PettingZoo's standard wrappers built in.
+
+    Order checks, action bounds and illegal-action handling are done inline by the
+    base class, so no wrapper chain is applied (see :mod:`cardgym.aec`).
+    """
+    return raw_env(**kwargs)
+
+
+__all__ = ["DOC_GROUPS", "ENV_ID", "env", "parallel_env", "raw_env"]

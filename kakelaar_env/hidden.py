@@ -1,0 +1,45 @@
+"""Hidden information of a Karel Kakelaar state, dealt anew for the leak test."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kakelaar_env.cards import NUM_BIDDABLE
+from kakelaar_env.rules import must_play_hen
+from kakelaar_env.state import NONE, State
+
+
+def resample(state: State, seat: int, rng: np.random.Generator) -> State:
+    """A state ``seat`` cannot tell apart from ``state``.
+
+    Hidden from ``seat``: the order of the draw pile and which cards were removed
+    unseen (dealt anew together), the order of the robot deck, and the choices the
+    other seats have committed in the current stage but not yet revealed (chosen
+    anew among their legal moves). Everything else is public: every card enters and
+    leaves a hand face up, so the hands are known to all.
+    """
+    clone = state.clone()
+    unseen = clone.deck + clone.removed
+    unseen = [unseen[i] for i in rng.permutation(len(unseen))]
+    clone.deck, clone.removed = unseen[: len(clone.deck)], unseen[len(clone.deck):]
+    clone.robot_deck = [clone.robot_deck[i] for i in rng.permutation(len(clone.robot_deck))]
+    for other in range(clone.num_players):
+        if other == seat:
+            continue
+        if clone.bids[other] != NONE:
+            hand = clone.hands[other]
+            options = [t for t in range(NUM_BIDDABLE) if hand[t]]
+            clone.bids[other] = options[int(rng.integers(len(options)))]
+        if clone.hen_choices[other] != NONE:
+            forced = must_play_hen(clone, other)
+            clone.hen_choices[other] = 1 if forced else int(rng.integers(2))
+        if clone.picks[other]:
+            left = clone.discards[other][:]
+            picks = []
+            for _ in clone.picks[other]:
+                options = [t for t in range(NUM_BIDDABLE) if left[t]]
+                card = options[int(rng.integers(len(options)))]
+                left[card] -= 1
+                picks.append(card)
+            clone.picks[other] = picks
+    return clone

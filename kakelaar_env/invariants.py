@@ -1,0 +1,98 @@
+"""Rule invariants of a Karel Kakelaar state, for fuzzing and debugging."""
+
+from __future__ import annotations
+
+from kakelaar_env.cards import (
+    CHICKEN_TYPES,
+    HEN,
+    MAX_COPIES,
+    MAX_HAND,
+    NUM_BIDDABLE,
+    NUM_COLOURS,
+    NUM_HENS,
+    NUM_TYPES,
+    ROUNDS,
+    row_size,
+)
+from kakelaar_env.state import BID, GAME_OVER, HEN_STAGE, NONE, TAKE_FIRST, TAKE_SECOND, State
+
+
+def check_invariants(state: State) -> None:
+    """Raise ``AssertionError`` naming the first broken invariant.
+
+    - every worm and mother hen is in exactly one place (draw pile, removed, row,
+      hands, discard piles, won by the robot, or played as a hen);
+    - each seat owns each chicken value at most once (hand and discard pile); the
+      robot's chickens are in its deck or its discard, three of each value;
+    - the draw pile, the row and the robot deck have the sizes the round implies;
+    - only the seats asked in a stage have committed, one choice each so far;
+    - hands hold at most 14 cards, at most 9 of one worm value, never a hen in a pile.
+    """
+    n = state.num_players
+    config = state.config
+    totals = list(config.worm_counts) + [0] * (NUM_TYPES - len(config.worm_counts))
+    totals[HEN] = NUM_HENS
+    counts = [0] * NUM_TYPES
+    for card in state.deck + state.removed + state.row + state.robot_won:
+        counts[card] += 1
+    for seat in range(n):
+        hand, pile = state.hands[seat], state.discards[seat]
+        assert min(hand) >= 0 and min(pile) >= 0, f"seat {seat}: negative count {hand} {pile}"
+        assert len(pile) == NUM_BIDDABLE, f"seat {seat}: a discard pile of {len(pile)} types"
+        assert sum(hand) <= MAX_HAND, f"seat {seat} holds {sum(hand)} cards"
+        for card in range(NUM_TYPES):
+            if card in CHICKEN_TYPES:
+                assert hand[card] + pile[card] <= 1, f"seat {seat} owns chicken {card} twice"
+            else:
+                counts[card] += hand[card] + (pile[card] if card < NUM_BIDDABLE else 0)
+                assert hand[card] <= MAX_COPIES, f"seat {seat} holds {hand[card]} of type {card}"
+    counts[HEN] += state.hens_out
+    unseen = [0] * NUM_TYPES
+    for card in state.deck + state.removed:
+        unseen[card] += 1
+    assert unseen == state.unseen, f"unseen counts {state.unseen}, expected {unseen}"
+    for card in range(NUM_TYPES):
+        if card not in CHICKEN_TYPES:
+            assert counts[card] == totals[card], (
+                f"type {card}: {counts[card]} cards in play, expected {totals[card]}"
+            )
+    robot = [0] * NUM_TYPES
+    for card in state.robot_deck + state.robot_discard:
+        robot[card] += 1
+    expected_robot = NUM_COLOURS - n if config.robot else 0
+    assert all(robot[c] == expected_robot for c in CHICKEN_TYPES), f"robot chickens {robot}"
+
+    phase = state.phase
+    size = row_size(n)
+    assert len(state.deck) == (ROUNDS - state.round) * size, "draw pile size"
+    assert len(state.row) == (size if phase == BID else 0), "row size"
+    if config.robot:
+        revealed = state.round - (1 if phase == BID else 0)
+        assert len(state.robot_deck) == 15 - revealed, "robot deck size"
+    if phase == GAME_OVER:
+        assert state.round == ROUNDS and state.winners, "the game ended without winners"
+        assert not state.asked, "seats asked after the game"
+        return
+    asked, cursor = state.asked, state.cursor
+    assert asked and 0 <= cursor < len(asked) and state.current == asked[cursor], "stage order"
+    done = set(asked[:cursor])
+    for seat in range(n):
+        assert (state.bids[seat] != NONE) == (phase == BID and seat in done), f"bid of {seat}"
+        assert (state.hen_choices[seat] != NONE) == (phase == HEN_STAGE and seat in done), (
+            f"hen choice of {seat}"
+        )
+        picks = len(state.picks[seat])
+        if phase == TAKE_FIRST:
+            assert picks == (1 if seat in done else 0), f"picks of {seat}"
+        elif phase == TAKE_SECOND:
+            assert picks == ((2 if seat in done else 1) if seat in asked else 0), f"picks of {seat}"
+        else:
+            assert picks == 0, f"picks of {seat} outside the take stages"
+        if phase in (TAKE_FIRST, TAKE_SECOND) and seat in asked:
+            assert state.hen_played[seat] and sum(state.discards[seat]) > 2, f"taker {seat}"
+    if phase == BID:
+        for seat in asked:
+            assert any(state.hands[seat][:NUM_BIDDABLE]), f"seat {seat} asked without a card to bid"
+    if phase == HEN_STAGE:
+        for seat in asked:
+            assert state.hands[seat][HEN] > 0, f"seat {seat} asked without a hen"

@@ -1,0 +1,194 @@
+"""Scenarios: a fixed setup for tests, tutorials and analysis.
+
+A scenario is a mapping with any of these keys (cards by name: ``"worm_5"`` or
+``"w5"`` or the int ``5``, ``"chicken_3"`` or ``"c3"``, ``"hen"``):
+
+- ``round``: the round to start in, 1..9 (default 1); the game then plays rounds
+  ``round``..9.
+- ``tractor``: the seat that held the tractor in round 1 (default random). The holder
+  in the start round follows from it: with 3-5 players it has moved ``round - 1``
+  seats clockwise; with two it goes round first holder, other player, robot.
+- ``hands``: each seat's hand, a list of cards per seat (default: the five chickens
+  3..7). Chickens are the seat's own colour: each value at most once per seat over
+  its hand and discard pile; chickens left out are out of the game.
+- ``discards``: each seat's discard pile (default empty); no mother hens.
+- ``deck``: the whole draw pile, top first (row positions 1, 2, ... of the start
+  round, then of the next round, ...): ``(10 - round) x row size`` worms and hens;
+  or ``deck_top``: its top cards, the rest dealt at random beneath.
+- ``robot_deck``: two players only: the top cards of the robot deck, top first
+  (chickens; three of each value 3..7 in all); the rest shuffled beneath.
+
+Worms and hens not placed by the scenario are dealt at random: the draw pile is
+filled from them and the others count as removed unseen. Every error says what was
+wrong and what is allowed; a failed scenario changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from cardgym.errors import ScenarioError
+from kakelaar_env.cards import (
+    CHICKEN_TYPES,
+    HEN,
+    NUM_BIDDABLE,
+    NUM_COLOURS,
+    NUM_HENS,
+    NUM_TYPES,
+    ROUNDS,
+    TYPE_NAMES,
+    parse_card,
+    row_size,
+)
+
+if TYPE_CHECKING:
+    from kakelaar_env.state import State
+
+KEYS = ("round", "tractor", "hands", "discards", "deck", "deck_top", "robot_deck")
+
+
+def _card(value: object, where: str) -> int:
+    if isinstance(value, np.integer):
+        value = int(value)
+    try:
+        return parse_card(value)
+    except ValueError as error:
+        raise ScenarioError(f"{where}: {error}") from None
+
+
+def _cards(value: object, where: str) -> list[int]:
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise ScenarioError(f"{where} must be a list of cards, got {value!r}")
+    return [_card(item, f"{where}[{i}]") for i, item in enumerate(value)]  # type: ignore[attr-defined]
+
+
+def _per_seat(value: object, where: str, n: int) -> list[list[int]]:
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__") or len(value) != n:  # type: ignore[arg-type]
+        raise ScenarioError(f"{where!r} must hold one list of cards for each of the {n} seats, "
+                            f"got {value!r}")
+    rows: list[Any] = list(value)  # type: ignore[call-overload]
+    return [_cards(cards, f"{where}[{seat}]") for seat, cards in enumerate(rows)]
+
+
+def _int_in(value: object, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise ScenarioError(f"{where} must be an integer {low}..{high}, got {value!r}")
+    return int(value)
+
+
+def _counts(cards: list[int]) -> list[int]:
+    counts = [0] * NUM_TYPES
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
+def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Generator) -> None:
+    """Set up ``state`` as ``scenario`` says (see the module docstring); the caller
+    turns up the first row."""
+    if not isinstance(scenario, Mapping):
+        raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {scenario!r}")
+    unknown = sorted(map(str, set(scenario) - set(KEYS)))
+    if unknown:
+        raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(KEYS)}")
+    if "deck" in scenario and "deck_top" in scenario:
+        raise ScenarioError("give either 'deck' (the whole draw pile) or 'deck_top', not both")
+    n = state.num_players
+    config = state.config
+    start = _int_in(scenario.get("round", 1), "round", 1, ROUNDS)
+    tractor = scenario.get("tractor")
+    if tractor is not None:
+        tractor = _int_in(tractor, "tractor", 0, n - 1)
+
+    default_hand = _counts(list(CHICKEN_TYPES))
+    hands = (_per_seat(scenario["hands"], "hands", n) if "hands" in scenario else None)
+    discards = (_per_seat(scenario["discards"], "discards", n) if "discards" in scenario
+                else [[] for _ in range(n)])
+    for seat in range(n):
+        owned = (hands[seat] if hands is not None else list(CHICKEN_TYPES)) + discards[seat]
+        for chicken in CHICKEN_TYPES:
+            if owned.count(chicken) > 1:
+                raise ScenarioError(
+                    f"seat {seat} has {TYPE_NAMES[chicken]} {owned.count(chicken)} times in hand "
+                    "and discard pile; each seat owns one chicken of each value 3..7"
+                )
+        if HEN in discards[seat]:
+            raise ScenarioError(f"discards[{seat}] holds a hen; mother hens never go to a "
+                                "discard pile (they cannot be bid)")
+
+    size = row_size(n)
+    needed = (ROUNDS + 1 - start) * size
+    key = "deck" if "deck" in scenario else "deck_top"
+    deck_top = _cards(scenario.get(key, []), key)
+    for i, card in enumerate(deck_top):
+        if card in CHICKEN_TYPES:
+            raise ScenarioError(f"{key}[{i}] is {TYPE_NAMES[card]}; the draw pile holds worms "
+                                "and hens only")
+    if len(deck_top) > needed or (key == "deck" and len(deck_top) != needed):
+        raise ScenarioError(
+            f"the draw pile from round {start} holds {needed} cards with {n} players "
+            f"({size} per round); {key!r} gives {len(deck_top)}"
+            + ("; use 'deck_top' for a partial pile" if key == "deck" else "")
+        )
+
+    named = deck_top + [c for cards in (hands or []) for c in cards] + [
+        c for cards in discards for c in cards]
+    totals = list(config.worm_counts) + [0] * (NUM_TYPES - len(config.worm_counts))
+    totals[HEN] = NUM_HENS
+    named_counts = _counts([c for c in named if c not in CHICKEN_TYPES])
+    for card in range(NUM_TYPES):
+        if named_counts[card] > totals[card]:
+            raise ScenarioError(
+                f"the scenario names {TYPE_NAMES[card]} {named_counts[card]} times; the game "
+                f"has {totals[card]} (worm_counts={config.worm_counts}, {NUM_HENS} hens)"
+            )
+    pool = [c for c in range(NUM_TYPES) for _ in range(totals[c] - named_counts[c])]
+    if len(pool) < needed - len(deck_top):
+        raise ScenarioError(
+            f"the draw pile needs {needed - len(deck_top)} more cards but only {len(pool)} "
+            "worms and hens are left after the hands and discard piles"
+        )
+
+    robot_top: list[int] = []
+    robot_size = 15 - (start - 1)
+    copies = NUM_COLOURS - n
+    if "robot_deck" in scenario:
+        if n != 2:
+            raise ScenarioError("'robot_deck' is for the two-player game only")
+        robot_top = _cards(scenario["robot_deck"], "robot_deck")
+        counts = _counts(robot_top)
+        for i, card in enumerate(robot_top):
+            if card not in CHICKEN_TYPES:
+                raise ScenarioError(f"robot_deck[{i}] is {TYPE_NAMES[card]}; the robot deck "
+                                    "holds chickens 3..7 only")
+            if counts[card] > copies:
+                raise ScenarioError(f"robot_deck names {TYPE_NAMES[card]} {counts[card]} times; "
+                                    f"the robot has {copies} of each value")
+        if len(robot_top) > robot_size:
+            raise ScenarioError(f"the robot deck holds {robot_size} cards from round {start}; "
+                                f"robot_deck gives {len(robot_top)}")
+
+    # Validated: now fill in the state.
+    pool = [pool[i] for i in rng.permutation(len(pool))]
+    below = pool[: needed - len(deck_top)]
+    state.removed = pool[needed - len(deck_top):]
+    state.deck = below + deck_top[::-1]  # top card last
+    state.hands = [bytearray(_counts(cards)) for cards in hands] if hands is not None else [
+        bytearray(default_hand) for _ in range(n)]
+    state.discards = [bytearray(_counts(cards)[:NUM_BIDDABLE]) for cards in discards]
+    state.unseen = _counts(state.deck + state.removed)
+    state.round = start
+    first = tractor if tractor is not None else int(rng.integers(n))
+    if n == 2:
+        rest = [c for c in CHICKEN_TYPES for _ in range(copies - robot_top.count(c))]
+        rest = [rest[i] for i in rng.permutation(len(rest))]
+        deck = robot_top + rest[: robot_size - len(robot_top)]
+        state.robot_deck = deck[::-1]
+        state.robot_discard = rest[robot_size - len(robot_top):]
+        state.circle = (first, 1 - first, 2)
+        state.tractor = (start - 1) % 3
+    else:
+        state.tractor = (first + start - 1) % n

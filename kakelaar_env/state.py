@@ -1,0 +1,251 @@
+"""Karel Kakelaar: rule options, game state and moves.
+
+A round runs through *stages*. In each stage every seat with a decision commits
+one choice, in a fixed public order (the tractor holder first, then clockwise);
+a committed choice stays hidden from the other seats until the last one is in,
+then one resolution reveals them together. The stages: ``BID`` (one hand card
+each), ``HEN`` (play a mother hen or not), ``TAKE_FIRST`` and ``TAKE_SECOND``
+(the two cards a hen player takes back from their discard pile, when the pile
+holds more than two; with two or fewer they take all without choosing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from cardgym.errors import OptionError
+from kakelaar_env.cards import (
+    DEFAULT_WORM_COUNTS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_WORM_VALUES,
+    NUM_WORMS,
+)
+
+BID: Final = 0
+HEN_STAGE: Final = 1
+TAKE_FIRST: Final = 2
+TAKE_SECOND: Final = 3
+GAME_OVER: Final = 4
+PHASE_NAMES: Final = ("bid", "hen", "take_first", "take_second", "game_over")
+
+REWARD_OPTIONS: Final = ("win_loss", "score_difference")
+FINAL_TIE_OPTIONS: Final = ("shared", "draw")
+
+NONE: Final = -1  # no card / no choice committed
+
+
+def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise OptionError(
+            f"{name}={value!r} is not a valid option; allowed: {', '.join(map(repr, allowed))}"
+        )
+
+
+def _check_worm_counts(value: object) -> tuple[int, ...]:
+    allowed = (
+        f"allowed: {NUM_WORM_VALUES} non-negative integers (worms of value 1..8) summing to "
+        f"{NUM_WORMS}, e.g. {DEFAULT_WORM_COUNTS}"
+    )
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise OptionError(f"worm_counts={value!r} is not a sequence; {allowed}")
+    if len(value) != NUM_WORM_VALUES:
+        raise OptionError(f"worm_counts={value!r} has {len(value)} entries; {allowed}")
+    counts = []
+    for count in value:
+        if isinstance(count, bool) or not isinstance(count, int) and not hasattr(count, "__index__"):
+            raise OptionError(f"worm_counts={value!r} holds {count!r}, not an integer; {allowed}")
+        if int(count) < 0:
+            raise OptionError(f"worm_counts={value!r} holds a negative count; {allowed}")
+        counts.append(int(count))
+    if sum(counts) != NUM_WORMS:
+        raise OptionError(f"worm_counts={value!r} sums to {sum(counts)}; {allowed}")
+    return tuple(counts)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Rule options of RULES.md §5 (defaults follow the seed text).
+
+    Attributes:
+        num_players: 2 to 5 (with 2, a robot chicken bids as a third participant).
+        worm_counts: worms of value 1..8, eight non-negative numbers summing to 36.
+        reward: ``"win_loss"`` (+1 to each winner, -1 to every other player) or
+            ``"score_difference"`` (own worm total minus the mean of the others').
+        final_tie: players still tied on worms and hand size: ``"shared"`` (all win)
+            or ``"draw"`` (they get 0, the others -1).
+    """
+
+    num_players: int = 2
+    worm_counts: tuple[int, ...] = DEFAULT_WORM_COUNTS
+    reward: str = "win_loss"
+    final_tie: str = "shared"
+
+    def __post_init__(self) -> None:
+        if (
+            not isinstance(self.num_players, int)
+            or isinstance(self.num_players, bool)
+            or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS
+        ):
+            raise OptionError(
+                f"num_players={self.num_players!r} is not allowed; "
+                f"Karel Kakelaar takes {MIN_PLAYERS} to {MAX_PLAYERS} players"
+            )
+        object.__setattr__(self, "worm_counts", _check_worm_counts(self.worm_counts))
+        _check_choice("reward", self.reward, REWARD_OPTIONS)
+        _check_choice("final_tie", self.final_tie, FINAL_TIE_OPTIONS)
+
+    @property
+    def robot(self) -> bool:
+        """Whether a robot chicken plays (two players)."""
+        return self.num_players == 2
+
+
+class State:
+    """Everything about a game in progress.
+
+    Participants are the seats ``0..n-1`` and, with two players, the robot chicken
+    as participant ``2`` (:attr:`robot`). ``circle`` lists the participants
+    clockwise; the tractor holder is ``circle[tractor]``. Hands and discard piles
+    are count vectors over card types (discard piles over the 13 biddable types: a
+    mother hen never goes there); piles of cards are lists with the top last.
+    Committed choices (``bids``, ``hen_choices``, ``picks``) are hidden from the
+    other seats until their stage resolves. ``version`` changes whenever a public fact
+    does (a row turned, a stage opened or resolved); code that edits a state by hand
+    must call :meth:`touch` afterwards.
+    """
+
+    __slots__ = (
+        "config", "num_players", "round", "phase", "current", "asked", "cursor",
+        "deck", "removed", "unseen", "row", "hands", "discards", "circle", "tractor",
+        "robot_deck", "robot_discard", "robot_won", "hens_out",
+        "bids", "hen_choices", "hen_played", "picks", "last_bids", "winners", "version",
+        "memo",
+    )
+    #: Slots compared, copied and pickled (``memo`` is a cache, not game state).
+    FIELDS: tuple[str, ...] = __slots__[:-1]
+
+    def __init__(self, config: Config) -> None:
+        n = config.num_players
+        self.config = config
+        self.num_players = n
+        self.round = 1
+        self.phase = BID
+        self.current = 0
+        # Seats asked in the current stage, in commit order; ``asked[cursor]`` is to act.
+        self.asked: list[int] = []
+        self.cursor = 0
+        self.deck: list[int] = []
+        self.removed: list[int] = []
+        # Count of each type in the draw pile and the removed cards together (public).
+        self.unseen: list[int] = []
+        self.row: list[int] = []
+        # Count vectors as bytearrays (counts stay far below 256): cheap to copy and to
+        # lay out in an observation.
+        self.hands: list[bytearray] = []
+        self.discards: list[bytearray] = []
+        self.circle: tuple[int, ...] = tuple(range(n + (1 if config.robot else 0)))
+        self.tractor = 0
+        self.robot_deck: list[int] = []
+        self.robot_discard: list[int] = []
+        self.robot_won: list[int] = []
+        self.hens_out = 0
+        self.bids: list[int] = [NONE] * n
+        self.hen_choices: list[int] = [NONE] * n
+        self.hen_played: list[bool] = [False] * n
+        self.picks: list[list[int]] = [[] for _ in range(n)]
+        # Bid of each participant (the robot last) in the last resolved round; NONE: no bid.
+        self.last_bids: list[int] = [NONE] * len(self.circle)
+        self.winners: tuple[int, ...] = ()
+        self.version = 0
+        # (version, data): a cache of public facts for the encoder, valid while the
+        # version is unchanged. Engine functions bump the version on every public change.
+        self.memo: tuple[int, object] | None = None
+
+    @property
+    def robot(self) -> int:
+        """The robot's participant number (two players); -1 without a robot."""
+        return 2 if self.num_players == 2 else -1
+
+    @property
+    def tractor_holder(self) -> int:
+        """The participant holding the tractor."""
+        return self.circle[self.tractor]
+
+    def touch(self) -> None:
+        """Mark public facts as changed (drops the encoder's cache)."""
+        self.version += 1
+        self.memo = None
+
+    def clone(self) -> State:
+        """An independent copy (the config is shared: it is immutable)."""
+        other = State.__new__(State)
+        other.config = self.config
+        other.num_players = self.num_players
+        other.round = self.round
+        other.phase = self.phase
+        other.current = self.current
+        other.asked = self.asked[:]
+        other.cursor = self.cursor
+        other.deck = self.deck[:]
+        other.removed = self.removed[:]
+        other.unseen = self.unseen[:]
+        other.row = self.row[:]
+        other.hands = [hand[:] for hand in self.hands]
+        other.discards = [pile[:] for pile in self.discards]
+        other.circle = self.circle
+        other.tractor = self.tractor
+        other.robot_deck = self.robot_deck[:]
+        other.robot_discard = self.robot_discard[:]
+        other.robot_won = self.robot_won[:]
+        other.hens_out = self.hens_out
+        other.bids = self.bids[:]
+        other.hen_choices = self.hen_choices[:]
+        other.hen_played = self.hen_played[:]
+        other.picks = [picks[:] for picks in self.picks]
+        other.last_bids = self.last_bids[:]
+        other.winners = self.winners
+        other.version = self.version
+        other.memo = None
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in State.FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in State.FIELDS}
+
+    def __setstate__(self, data: dict[str, object]) -> None:
+        for name, value in data.items():
+            setattr(self, name, value)
+        self.memo = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Bid a hand card of type ``card`` (a worm or a chicken; never a mother hen)."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class HenChoice:
+    """Play a mother hen (``play=True``) or not, in the mother-hen step."""
+
+    play: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Take a card of type ``card`` back from the own discard pile (after a mother hen)."""
+
+    card: int
+
+
+Move = Bid | HenChoice | TakeBack
