@@ -12,7 +12,7 @@ export CARDGYM_FUZZ_GAMES ?= 10000
 .PHONY: help venv install install-train demo test lint typecheck bench clean
 
 help:
-	@echo "make demo    - set up .venv and run the demo tournament"
+	@echo "make demo    - set up .venv, train a small MaskablePPO model and evaluate it"
 	@echo "make test    - set up .venv and run lint, type checks and the test suite"
 	@echo "make bench   - throughput benchmark beside PettingZoo's leduc_holdem_v4"
 
@@ -20,18 +20,14 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
+# PyTorch goes in first from TORCH_SPEC, so that the train extra finds it satisfied
+# and does not pull another build.
 $(VENV)/.installed: $(VENV)/bin/python pyproject.toml
-	$(PIP) install --quiet -e ".[dev,bench]"
-	touch $@
-
-$(VENV)/.installed-train: $(VENV)/.installed
 	$(PIP) install --quiet "$(TORCH_SPEC)"
 	$(PIP) install --quiet -e ".[dev,bench,train]"
 	touch $@
 
-venv install: $(VENV)/.installed
-
-install-train: $(VENV)/.installed-train
+venv install install-train: $(VENV)/.installed
 
 demo: $(VENV)/.installed
 	$(PY) -m cardgym demo

@@ -1,1 +1,9 @@
-"""Agents that play cardgym environments."""
+"""Agents that play cardgym environments.
+
+- :mod:`agents.policy`: the one-method ``Policy`` protocol and the random policy;
+- :mod:`agents.heuristics`: a hand-written policy per game, from the observation alone;
+- :mod:`agents.specs`: agents by name (``random``, ``heuristic``, ``model:PATH``);
+- :mod:`agents.single_agent`: a Gymnasium env for Stable-Baselines3, the learner in one seat;
+- :mod:`agents.train`, :mod:`agents.sb3`: MaskablePPO self-play training and loading;
+- :mod:`agents.evaluate`, :mod:`agents.play`: seeded evaluation, and play in the terminal.
+"""

@@ -5,6 +5,8 @@ Usage::
     cardgym demo                         # seeded tournament of random agents, every game
     cardgym demo --games 50 --env power_hungry_pets --players 3 4 --seed 7
     cardgym bench --seconds 2 --rounds 3 --output benchmarks/results
+    cardgym eval exploding_kittens --players 4 --agents heuristic random --games 200
+    cardgym play karel_kakelaar --players 3 --seat 0 --opponents heuristic
     python -m cardgym --help
 
 Each subcommand is one :class:`Command` in :data:`COMMANDS`: a name, a one-line help,
@@ -22,7 +24,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,23 +36,19 @@ from cardgym.registration import GAMES, GameEntry, find_game, short_name
 __all__ = [
     "COMMANDS",
     "Command",
-    "DemoResult",
-    "HelpFormatter",
+        "HelpFormatter",
     "UsageError",
     "build_parser",
-    "format_demo",
     "game_name",
     "main",
     "non_negative_int",
     "player_range",
-    "play_demo",
     "positive_float",
     "positive_int",
     "select_settings",
     "setting_seed",
 ]
 
-DEFAULT_DEMO_GAMES = 300
 
 
 class UsageError(ValueError):
@@ -148,110 +145,6 @@ def setting_seed(seed: int, game: GameEntry, num_players: int) -> int:
     return int(np.random.SeedSequence(key).generate_state(1)[0])
 
 
-# ---------------------------------------------------------------------- demo
-
-
-@dataclass
-class DemoResult:
-    """Outcome of a run of random-agent games at one table.
-
-    Attributes:
-        game: the registered game.
-        num_players: seats at the table.
-        games: games played.
-        steps: ``env.step`` calls over all games.
-        wins: games won per seat (a seat wins when its return is positive).
-        seconds: wall time of the games, resets and choices included.
-    """
-
-    game: GameEntry
-    num_players: int
-    games: int
-    steps: int
-    wins: list[int]
-    seconds: float
-
-    @property
-    def steps_per_game(self) -> float:
-        """Mean ``env.step`` calls per game."""
-        return self.steps / self.games
-
-    @property
-    def steps_per_second(self) -> float:
-        """Steps per second of wall time."""
-        return self.steps / self.seconds if self.seconds > 0 else math.inf
-
-
-def play_demo(game: GameEntry, num_players: int, num_games: int, seed: int) -> DemoResult:
-    """Play ``num_games`` games of uniformly random legal play through ``env()``.
-
-    The environment and the agents' generator are seeded from ``seed`` once; later
-    games continue both generators, so the whole run is reproducible from ``seed``.
-    """
-    import pettingzoo
-
-    from benchmarks.throughput import RandomLegalChooser
-
-    env = pettingzoo.make("aec", game.env_id, num_players=num_players)
-    env_seed, agent_seed = np.random.SeedSequence(seed).generate_state(2)
-    choose = RandomLegalChooser(np.random.default_rng(int(agent_seed)))
-    seat_of = {agent: seat for seat, agent in enumerate(env.possible_agents)}
-    wins = [0] * num_players
-    steps = 0
-    start = time.perf_counter()
-    env.reset(seed=int(env_seed))
-    for played in range(num_games):
-        if played:
-            env.reset()
-        returns = dict.fromkeys(env.possible_agents, 0.0)
-        for agent in env.agent_iter():
-            obs, reward, terminated, truncated, _ = env.last()
-            returns[agent] += reward
-            env.step(None if terminated or truncated else choose(obs["action_mask"]))
-            steps += 1
-        for agent, total in returns.items():
-            if total > 0:
-                wins[seat_of[agent]] += 1
-    seconds = time.perf_counter() - start
-    return DemoResult(game, num_players, num_games, steps, wins, seconds)
-
-
-def format_demo(results: Sequence[DemoResult]) -> str:
-    """The demo table in Markdown: one row per table, win share per seat, speed last."""
-    seats = max((r.num_players for r in results), default=0)
-    header = ["game", "players", "games", "steps/game"]
-    header += [f"seat {seat}" for seat in range(seats)] + ["steps/s"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for r in results:
-        shares = [f"{w / r.games:.3f}" for w in r.wins] + ["-"] * (seats - r.num_players)
-        row = [short_name(r.game.env_id), str(r.num_players), str(r.games),
-               f"{r.steps_per_game:.1f}", *shares, f"{r.steps_per_second:,.0f}"]
-        lines.append("| " + " | ".join(row) + " |")
-    return "\n".join(lines)
-
-
-def _configure_demo(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=positive_int, default=DEFAULT_DEMO_GAMES, metavar="N",
-                        help="games per table (game and player count)")
-    parser.add_argument("--env", nargs="+", type=game_name, default=[], metavar="GAME",
-                        help="only these games (id or short name); default every registered game")
-    parser.add_argument("--players", nargs="+", type=positive_int, default=[], metavar="N",
-                        help="only these player counts; default every count each game supports")
-    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the whole run")
-
-
-def _run_demo(args: argparse.Namespace, out: TextIO) -> int:
-    settings = select_settings(args.env, args.players)
-    print(f"Random agents: {args.games} games per table, seed {args.seed}. A seat wins a game "
-          "when its return is positive; a game may have several winners.\n", file=out)
-    results = []
-    for game, count in settings:
-        print(f"demo: {short_name(game.env_id)}, {count} players ...", file=sys.stderr)
-        results.append(play_demo(game, count, args.games, setting_seed(args.seed, game, count)))
-    print(format_demo(results), file=out)
-    return 0
-
-
 # --------------------------------------------------------------------- bench
 
 
@@ -267,7 +160,134 @@ def _run_bench(args: argparse.Namespace, out: TextIO) -> int:
     return throughput.run_namespace(args, out)
 
 
+# ---------------------------------------------------------------- eval, play
+
+DEFAULT_EVAL_GAMES = 100
+DEFAULT_EVAL_WORKERS = 2
+
+
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule option of the game, e.g. attack_stacking=stack "
+                             "(repeat for several); values are Python literals, true/false, "
+                             "or plain text")
+
+
+def checked_table(args: argparse.Namespace, num_players: int | None,
+                   default_players: int) -> tuple[GameEntry, int, dict[str, Any]]:
+    """The game, the player count and the rule options of ``eval``/``play``, checked."""
+    from agents.options import check_options, parse_options
+
+    game = find_game(args.game)
+    count = default_players if num_players is None else num_players
+    if count not in game.player_counts:
+        raise UsageError(f"{short_name(game.env_id)} takes {player_range(game)} players, "
+                         f"not {count}")
+    try:
+        options = check_options(game, count, parse_options(args.option))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return game, count, options
+
+
+def check_specs(specs: Sequence[str], game: GameEntry, num_players: int,
+                 options: dict[str, Any]) -> None:
+    """Raise :class:`UsageError` unless every agent spec builds a policy."""
+    from agents.specs import make_policy
+
+    for spec in dict.fromkeys(specs):
+        try:
+            make_policy(spec, game, num_players, options)
+        except ValueError as error:  # AgentSpecError, a model that does not fit
+            raise UsageError(f"agent {spec!r}: {error}") from None
+        except ImportError as error:
+            raise UsageError(f"agent {spec!r} is not available: {error}") from None
+
+
+def _configure_eval(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=game_name, metavar="GAME",
+                        help="game id or short name: "
+                             + ", ".join(short_name(g.env_id) for g in GAMES))
+    parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                        help="one agent per seat, or two: the first against the second in "
+                             "every other seat. A spec is random, heuristic or model:PATH")
+    parser.add_argument("--players", type=positive_int, default=None, metavar="N",
+                        help="seats at the table; default the number of agents when more "
+                             "than two, else the game's smallest player count")
+    parser.add_argument("--games", type=positive_int, default=DEFAULT_EVAL_GAMES, metavar="G",
+                        help="games to play (agents rotate seats game by game)")
+    parser.add_argument("--seed", type=non_negative_int, default=0,
+                        help="seed of the run; each game is seeded from it and its number")
+    parser.add_argument("--workers", type=positive_int, default=DEFAULT_EVAL_WORKERS,
+                        metavar="W", help="processes (the result does not depend on it)")
+    add_option_argument(parser)
+
+
+def _run_eval(args: argparse.Namespace, out: TextIO) -> int:
+    from agents.evaluate import agent_count_rule, evaluate, format_eval
+
+    default = len(args.agents) if len(args.agents) > 2 else min(find_game(args.game).player_counts)
+    game, count, options = checked_table(args, args.players, default)
+    if len(args.agents) not in (2, count):
+        raise UsageError(f"--agents: {agent_count_rule(count)}, not {len(args.agents)}")
+    check_specs(args.agents, game, count, options)
+    print(f"eval: {short_name(game.env_id)}, {count} players, {args.games} games, "
+          f"{args.workers} worker(s) ...", file=sys.stderr)
+    result = evaluate(game, count, args.agents, games=args.games, seed=args.seed,
+                      workers=args.workers, options=options)
+    print(format_eval(result), file=out)
+    return 0
+
+
+def _configure_play(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=game_name, metavar="GAME",
+                        help="game id or short name: "
+                             + ", ".join(short_name(g.env_id) for g in GAMES))
+    parser.add_argument("--players", type=positive_int, default=None, metavar="N",
+                        help="seats at the table; default the number of opponent specs plus "
+                             "one when more than one is given, else the game's smallest count")
+    parser.add_argument("--seat", type=non_negative_int, default=0, metavar="K",
+                        help="your seat, 0..N-1")
+    parser.add_argument("--opponents", nargs="+", default=["random"], metavar="SPEC",
+                        help="one agent for every other seat, or one per other seat in seat "
+                             "order: random, heuristic or model:PATH")
+    parser.add_argument("--seed", type=non_negative_int, default=None,
+                        help="seed of the deal and the bots; default a fresh one, printed")
+    add_option_argument(parser)
+
+
+def _run_play(args: argparse.Namespace, out: TextIO) -> int:
+    from agents.play import opponent_count_rule, play
+
+    default = (len(args.opponents) + 1 if len(args.opponents) > 1
+               else min(find_game(args.game).player_counts))
+    game, count, options = checked_table(args, args.players, default)
+    if args.seat >= count:
+        raise UsageError(f"--seat: {args.seat} is out of range; seats are 0..{count - 1}")
+    if len(args.opponents) not in (1, count - 1):
+        raise UsageError(f"--opponents: {opponent_count_rule(count)}, not "
+                         f"{len(args.opponents)}")
+    check_specs(args.opponents, game, count, options)
+    seed = args.seed
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    return play(game, count, args.seat, args.opponents, seed=seed, options=options,
+                input_stream=sys.stdin, output=out)
+
+
 # ------------------------------------------------------------------- parsing
+
+
+def _lazy(module: str, name: str) -> Callable[..., Any]:
+    """A command function imported on first call, so that ``cardgym --help`` stays light."""
+
+    def call(*args: Any) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(module), name)(*args)
+
+    call.__name__ = name
+    return call
 
 
 @dataclass(frozen=True)
@@ -293,12 +313,31 @@ class Command:
 COMMANDS: tuple[Command, ...] = (
     Command(
         "demo",
+        "train a small MaskablePPO model on Power Hungry Pets and evaluate it",
+        "Train MaskablePPO by self-play on two-player Power Hungry Pets for a short budget, "
+        "then evaluate the model against the random and the heuristic agent (and the "
+        "heuristic against random) and print the table. Needs the train extra.",
+        _lazy("agents.commands", "configure_demo"),
+        _lazy("agents.commands", "run_demo"),
+    ),
+    Command(
+        "train",
+        "train MaskablePPO by self-play on a game",
+        "Train MaskablePPO (sb3-contrib) on one seat of a game against an opponent pool "
+        "(random, heuristic, saved models, and 'self': frozen checkpoints of the learner), "
+        "with a progress bar, TensorBoard logs, periodic checkpoints and evaluation. "
+        "Writes OUTPUT/GAME-Np-seedS/model.zip with its model card model.json.",
+        _lazy("agents.commands", "configure_train"),
+        _lazy("agents.commands", "run_train"),
+    ),
+    Command(
+        "tournament",
         "seeded tournament of random agents on every game and player count",
         "Play a short seeded tournament of uniformly random legal agents on each registered "
         "game at each of its player counts, and print games played, mean steps per game, "
         "win share per seat and steps per second.",
-        _configure_demo,
-        _run_demo,
+        _lazy("cardgym.tournament", "configure"),
+        _lazy("cardgym.tournament", "run"),
     ),
     Command(
         "bench",
@@ -308,6 +347,25 @@ COMMANDS: tuple[Command, ...] = (
         "beside pettingzoo.classic.leduc_holdem_v4 when it is installed.",
         _configure_bench,
         _run_bench,
+    ),
+    Command(
+        "eval",
+        "win rates of agents against each other, with 95 percent confidence intervals",
+        "Play seeded games of one game with the given agents, rotating seats game by game, "
+        "and print each agent's win rate (match wins for Power Hungry Pets, with rounds won) "
+        "with its 95% Wilson interval, and the win share per seat. Games are spread over "
+        "worker processes; the result depends only on the seed.",
+        _configure_eval,
+        _run_eval,
+    ),
+    Command(
+        "play",
+        "play a game in the terminal against bots",
+        "Play one game at the terminal: you see the table from your seat only and your legal "
+        "actions by number and name; bots play the other seats. Answer with a number or a "
+        "name; 'help' lists the choices, 'quit' ends the game.",
+        _configure_play,
+        _run_play,
     ),
 )
 

@@ -15,6 +15,7 @@ from typing import Final
 import numpy as np
 
 from cardgym.errors import OptionError
+from cardgym.state import SlotState
 from ek_env.cards import DECK_DEFUSE_RULES, HAND_SIZES, MAX_PLAYERS, MIN_PLAYERS, NUM_KINDS
 
 # Phases: what the seat to act decides.
@@ -102,7 +103,7 @@ class Config:
         _check_choice("eliminated_cards", self.eliminated_cards, ELIMINATED_CARDS_OPTIONS)
 
 
-class State:
+class State(SlotState):
     """Everything about a game in progress, including what each seat knows.
 
     Attributes (the less obvious ones):
@@ -189,20 +190,6 @@ class State:
 
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat])
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in State.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __getstate__(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in State.__slots__}
-
-    def __setstate__(self, data: dict[str, object]) -> None:
-        for name, value in data.items():
-            setattr(self, name, value)
 
 
 # ------------------------------------------------------------------- moves

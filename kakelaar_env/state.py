@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardgym.errors import OptionError
+from cardgym.state import SlotState
 from kakelaar_env.cards import (
     DEFAULT_WORM_COUNTS,
     MAX_PLAYERS,
@@ -103,7 +104,7 @@ class Config:
         return self.num_players == 2
 
 
-class State:
+class State(SlotState):
     """Everything about a game in progress.
 
     Participants are the seats ``0..n-1`` and, with two players, the robot chicken
@@ -124,8 +125,8 @@ class State:
         "bids", "hen_choices", "hen_played", "picks", "last_bids", "winners", "version",
         "memo",
     )
-    #: Slots compared, copied and pickled (``memo`` is a cache, not game state).
-    FIELDS: tuple[str, ...] = __slots__[:-1]
+    #: ``memo`` is a cache, not game state: neither compared nor pickled.
+    TRANSIENT = ("memo",)
 
     def __init__(self, config: Config) -> None:
         n = config.num_players
@@ -210,21 +211,6 @@ class State:
         other.version = self.version
         other.memo = None
         return other
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in State.FIELDS)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __getstate__(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in State.FIELDS}
-
-    def __setstate__(self, data: dict[str, object]) -> None:
-        for name, value in data.items():
-            setattr(self, name, value)
-        self.memo = None
 
 
 @dataclass(frozen=True, slots=True)

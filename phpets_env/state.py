@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardgym.errors import OptionError
+from cardgym.state import SlotState
 from phpets_env.cards import MAX_PLAYERS, MIN_PLAYERS, TOTAL_TOKENS, tokens_to_win
 
 # Phases: what the seat to act decides.
@@ -78,7 +79,7 @@ class Config:
         return tokens_to_win(self.num_players)
 
 
-class State:
+class State(SlotState):
     """Everything about a match in progress, including what each seat knows.
 
     Decks are lists of card ids with the top card last. ``known[s]`` is a bit mask
@@ -140,20 +141,6 @@ class State:
         other.round_winners = self.round_winners
         other.match_winners = self.match_winners
         return other
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in State.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __getstate__(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in State.__slots__}
-
-    def __setstate__(self, data: dict[str, object]) -> None:
-        for name, value in data.items():
-            setattr(self, name, value)
 
 
 @dataclass(frozen=True, slots=True)

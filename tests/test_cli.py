@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -9,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks import throughput
-from cardgym.cli import COMMANDS, main, play_demo, select_settings
+from cardgym.cli import COMMANDS, main, select_settings
 from cardgym.registration import GAMES, short_name
+from cardgym.tournament import play_table
 
 REPO = Path(__file__).resolve().parents[1]
 FIRST = GAMES[0]
@@ -28,8 +31,8 @@ def markdown_rows(text: str) -> list[list[str]]:
     return [row for row in rows if row[0] not in ("game", "env")]
 
 
-def run_demo(capsys: pytest.CaptureFixture[str], *args: str) -> list[list[str]]:
-    assert main(["demo", *args]) == 0
+def run_tournament(capsys: pytest.CaptureFixture[str], *args: str) -> list[list[str]]:
+    assert main(["tournament", *args]) == 0
     return markdown_rows(capsys.readouterr().out)
 
 
@@ -53,7 +56,8 @@ def test_python_dash_m_cardgym_help_runs_as_a_subprocess() -> None:
     done = subprocess.run([sys.executable, "-m", "cardgym", "--help"], cwd=REPO,
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    assert "demo" in done.stdout and "bench" in done.stdout
+    for command in ("demo", "train", "tournament", "bench", "eval", "play"):
+        assert command in done.stdout
 
 
 def test_missing_subcommand_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -66,13 +70,13 @@ def test_unknown_subcommand_is_an_error(capsys: pytest.CaptureFixture[str]) -> N
     assert "invalid choice: 'frobnicate'" in capsys.readouterr().err
 
 
-# ------------------------------------------------------------------ demo
+# ------------------------------------------------------------ tournament
 
 
-def test_demo_prints_one_row_per_game_and_player_count(
+def test_tournament_prints_one_row_per_game_and_player_count(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    rows = run_demo(capsys, "--games", "4", "--seed", "3")
+    rows = run_tournament(capsys, "--games", "4", "--seed", "3")
     expected = [(short_name(g.env_id), str(n)) for g, n in select_settings()]
     assert [(row[0], row[1]) for row in rows] == expected
     seats = max(ALL_COUNTS)
@@ -86,26 +90,26 @@ def test_demo_prints_one_row_per_game_and_player_count(
         assert float(row[-1].replace(",", "")) > 0  # steps per second
 
 
-def test_demo_counts_at_least_one_winner_per_match_of_the_first_game() -> None:
+def test_tournament_counts_at_least_one_winner_per_match_of_the_first_game() -> None:
     # A Power Hungry Pets match ends when someone reaches the token target (ties share).
-    result = play_demo(FIRST, FIRST.player_counts[0], num_games=10, seed=0)
+    result = play_table(FIRST, FIRST.player_counts[0], num_games=10, seed=0)
     assert result.games == 10
     assert sum(result.wins) >= result.games
     assert all(0 <= wins <= result.games for wins in result.wins)
 
 
-def test_demo_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    first = run_demo(capsys, "--games", "12", "--seed", "11")
-    second = run_demo(capsys, "--games", "12", "--seed", "11")
-    other = run_demo(capsys, "--games", "12", "--seed", "12")
+def test_tournament_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run_tournament(capsys, "--games", "12", "--seed", "11")
+    second = run_tournament(capsys, "--games", "12", "--seed", "11")
+    other = run_tournament(capsys, "--games", "12", "--seed", "12")
     assert [row[:-1] for row in first] == [row[:-1] for row in second]
     assert [row[:-1] for row in first] != [row[:-1] for row in other]
 
 
-def test_demo_row_does_not_depend_on_the_filter(capsys: pytest.CaptureFixture[str]) -> None:
+def test_tournament_row_does_not_depend_on_the_filter(capsys: pytest.CaptureFixture[str]) -> None:
     count = FIRST.player_counts[-1]
-    everything = run_demo(capsys, "--games", "6", "--seed", "5")
-    alone = run_demo(capsys, "--games", "6", "--seed", "5", "--env", FIRST_NAME,
+    everything = run_tournament(capsys, "--games", "6", "--seed", "5")
+    alone = run_tournament(capsys, "--games", "6", "--seed", "5", "--env", FIRST_NAME,
                      "--players", str(count))
     match = [row for row in everything if row[0] == FIRST_NAME and row[1] == str(count)]
 
@@ -182,15 +186,15 @@ def test_bench_writes_markdown_and_csv(
     [
         (["bench", "--env", "nope"], "unknown game 'nope'; known games: "),
         (["bench", "--env", "nope"], "unknown game 'nope'; known games: "),
-        (["demo", "--env", "nope"], "unknown game 'nope'; known games: "),
+        (["tournament", "--env", "nope"], "unknown game 'nope'; known games: "),
         (["bench", "--seconds", "-1"], "--seconds: must be a positive number, got '-1'"),
         (["bench", "--seconds", "0"], "--seconds: must be a positive number, got '0'"),
         (["bench", "--seconds", "nan"], "--seconds: must be a positive number, got 'nan'"),
         (["bench", "--rounds", "0"], "--rounds: must be a positive integer, got '0'"),
         (["bench", "--players", "0"], "--players: must be a positive integer, got '0'"),
-        (["demo", "--games", "-5"], "--games: must be a positive integer, got '-5'"),
-        (["demo", "--games", "many"], "--games: must be a positive integer, got 'many'"),
-        (["demo", "--seed", "-1"], "--seed: must be an integer >= 0, got '-1'"),
+        (["tournament", "--games", "-5"], "--games: must be a positive integer, got '-5'"),
+        (["tournament", "--games", "many"], "--games: must be a positive integer, got 'many'"),
+        (["tournament", "--seed", "-1"], "--seed: must be an integer >= 0, got '-1'"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(
@@ -210,7 +214,7 @@ def test_unknown_game_message_lists_the_known_games(capsys: pytest.CaptureFixtur
         assert short_name(game.env_id) in err
 
 
-@pytest.mark.parametrize("command", ["bench", "demo"])
+@pytest.mark.parametrize("command", ["bench", "tournament"])
 def test_player_count_no_game_supports_exits_2(
     command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -224,7 +228,7 @@ def test_player_count_no_game_supports_exits_2(
 def test_player_count_outside_the_chosen_game_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     below = min(FIRST.player_counts) - 1
     filter_option = ["--env", FIRST_NAME]
-    assert main(["demo", *filter_option, "--players", str(below)]) == 2
+    assert main(["tournament", *filter_option, "--players", str(below)]) == 2
     assert f"{below} players is outside" in capsys.readouterr().err
 
 
@@ -235,3 +239,123 @@ def test_throughput_script_rejects_bad_input_like_argparse(
         throughput.main(["--players", str(UNSUPPORTED)])
     assert stop.value.code == 2
     assert "outside the supported player counts" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------- eval, play
+
+
+def eval_rows(text: str) -> tuple[list[list[str]], list[str]]:
+    """The agent rows and the per-seat win shares of ``cardgym eval`` output."""
+    rows = [row for row in markdown_rows(text) if row[0] not in ("agent", "seat")]
+    agents = [row for row in rows if row[0].isdigit()]
+    shares = next(row[1:] for row in rows if row[0] == "win share")
+    return agents, shares
+
+
+def test_eval_prints_one_row_per_agent_and_the_seat_shares(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["eval", "exploding_kittens", "--players", "3", "--agents", "random", "random",
+                 "--games", "6", "--seed", "2", "--workers", "1",
+                 "--option", "attack_stacking=stack"]) == 0
+    captured = capsys.readouterr()
+    agents, shares = eval_rows(captured.out)
+    assert captured.out.startswith("exploding_kittens, 3 players, 6 games, seed 2, "
+                                   "options attack_stacking='stack'")
+    assert [row[:4] for row in agents] == [["1", "random", "1", "6"], ["2", "random", "2", "12"]]
+    assert sum(int(row[4]) for row in agents) == 6  # one winner per game
+    for row in agents:
+        low, high = map(float, row[6].split("-"))
+        assert low <= float(row[5]) <= high
+    assert len(shares) == 3 and sum(map(float, shares)) == pytest.approx(1.0, abs=0.01)
+    assert "eval: exploding_kittens, 3 players" in captured.err  # progress
+
+
+def test_eval_is_the_same_with_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["eval", "power_hungry_pets", "--agents", "random", "random", "random", "--games",
+            "6", "--seed", "4"]
+    assert main([*argv, "--workers", "1"]) == 0
+    alone = capsys.readouterr().out
+    assert main([*argv, "--workers", "2"]) == 0
+    assert capsys.readouterr().out == alone
+    assert alone.startswith("power_hungry_pets, 3 players")  # --players from the agents
+    assert "match wins" in alone and "rounds won" in alone
+
+
+def test_play_runs_a_whole_game_from_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.agents.test_play import first, replay
+
+    script = replay("karel_kakelaar", 3, 1, 6, first)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{a}\n" for a in script.actions)))
+    assert main(["play", "karel_kakelaar", "--players", "3", "--seat", "1", "--seed", "6"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("karel_kakelaar, 3 players, seed 6. You are player_1 (seat 1).")
+    assert "Game over." in out and "your reward:" in out
+
+
+def test_play_without_a_seed_prints_the_one_it_drew(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "power_hungry_pets", "--opponents", "random"]) == 1
+    out = capsys.readouterr().out
+    assert re.match(r"power_hungry_pets, 2 players, seed \d+\. You are player_0", out)
+    assert "You quit" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["eval", "nope", "--agents", "random", "random"], "unknown game 'nope'; known games: "),
+        (["eval", "karel_kakelaar"], "the following arguments are required: --agents"),
+        (["eval", "karel_kakelaar", "--agents", "random"],
+         "--agents: give 2 agents, one per seat, not 1"),
+        (["eval", "karel_kakelaar", "--players", "4", "--agents", "random", "random", "random"],
+         "--agents: give 4 agents (one per seat) or 2 (the first against the second in every "
+         "other seat), not 3"),
+        (["eval", "karel_kakelaar", "--players", "6", "--agents", "random", "random"],
+         "karel_kakelaar takes 2..5 players, not 6"),
+        (["eval", "karel_kakelaar", "--agents", "random", "wizard"],
+         "agent 'wizard': unknown agent 'wizard'; agents: random, heuristic, model:PATH"),
+        (["eval", "karel_kakelaar", "--agents", "random", "model:/no/such.zip"],
+         "model file '/no/such.zip' does not exist"),
+        (["eval", "karel_kakelaar", "--agents", "random", "random", "--games", "0"],
+         "--games: must be a positive integer, got '0'"),
+        (["eval", "karel_kakelaar", "--agents", "random", "random", "--workers", "0"],
+         "--workers: must be a positive integer, got '0'"),
+        (["eval", "karel_kakelaar", "--agents", "random", "random", "--seed", "-3"],
+         "--seed: must be an integer >= 0, got '-3'"),
+        (["eval", "exploding_kittens", "--agents", "random", "random",
+          "--option", "attack_stacking=stak"],
+         "attack_stacking='stak' is not a valid option; allowed: 'reset', 'stack'"),
+        (["eval", "exploding_kittens", "--agents", "random", "random", "--option", "colour=red"],
+         "unknown option 'colour' for exploding_kittens; its options: hand_size (default 7)"),
+        (["eval", "exploding_kittens", "--agents", "random", "random", "--option", "combos"],
+         "option 'combos' is not of the form key=value"),
+        (["eval", "exploding_kittens", "--agents", "random", "random", "--option", "combos=1",
+          "--option", "combos=0"], "option 'combos' is given more than once"),
+        (["play", "nope"], "unknown game 'nope'; known games: "),
+        (["play", "karel_kakelaar", "--seat", "2"], "--seat: 2 is out of range; seats are 0..1"),
+        (["play", "karel_kakelaar", "--seat", "-1"], "--seat: must be an integer >= 0, got '-1'"),
+        (["play", "karel_kakelaar", "--players", "3", "--opponents", "random", "random",
+          "random"],
+         "--opponents: give 1 opponent (for every other seat) or 2 (one per other seat, in seat "
+         "order), not 3"),
+        (["play", "karel_kakelaar", "--players", "1"], "karel_kakelaar takes 2..5 players, not 1"),
+        (["play", "karel_kakelaar", "--opponents", "wizard"], "agent 'wizard': unknown agent"),
+        (["play", "power_hungry_pets", "--option", "robovac=sometimes"],
+         "robovac='sometimes' is not a valid option"),
+    ],
+)
+def test_eval_and_play_reject_bad_input_with_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert f"usage: cardgym {argv[0]}" in captured.err
+    assert captured.out == ""

@@ -1,0 +1,182 @@
+"""The ``cardgym train`` and ``cardgym demo`` commands (they need the ``train`` extra).
+
+``demo`` is the project's main job (``make demo``): a short self-play training run of
+MaskablePPO on two-player Power Hungry Pets, then a seeded evaluation of the model
+against the random and the heuristic agent, printed as one table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from agents.single_agent import SELF
+from agents.train import TrainArgs
+from cardgym.cli import (
+    UsageError,
+    add_option_argument,
+    check_specs,
+    checked_table,
+    game_name,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
+from cardgym.registration import GAMES, find_game, short_name
+
+DEFAULTS = TrainArgs(game="power_hungry_pets")
+INSTALL_HINT = ('the train extra is not installed: run "make install-train", or install PyTorch '
+                'for your machine and then pip install -e ".[train]"')
+
+
+def _require_train_extra() -> None:
+    try:
+        import sb3_contrib  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as error:
+        raise UsageError(f"{INSTALL_HINT} ({error})") from None
+
+
+# -------------------------------------------------------------------- train
+
+
+def configure_train(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=game_name, metavar="GAME",
+                        help="game id or short name: "
+                             + ", ".join(short_name(g.env_id) for g in GAMES))
+    parser.add_argument("--players", type=positive_int, default=DEFAULTS.players, metavar="N",
+                        help="seats at the table")
+    parser.add_argument("--timesteps", type=positive_int, default=DEFAULTS.timesteps,
+                        metavar="T", help="learner steps to train for")
+    parser.add_argument("--opponents", nargs="+", default=list(DEFAULTS.opponents),
+                        metavar="SPEC",
+                        help="the opponent pool, drawn per seat and episode: random, heuristic, "
+                             "model:PATH, and self (frozen checkpoints of the learner); repeat "
+                             "a spec to weight it")
+    parser.add_argument("--seed", type=non_negative_int, default=DEFAULTS.seed,
+                        help="seed of the environments and of PyTorch")
+    parser.add_argument("--output", type=Path, default=DEFAULTS.output, metavar="DIR",
+                        help="runs go to DIR/GAME-Np-seedS/")
+    parser.add_argument("--run-name", default=None, metavar="NAME",
+                        help="the run's folder name instead of GAME-Np-seedS")
+    parser.add_argument("--n-envs", type=positive_int, default=DEFAULTS.n_envs, metavar="E",
+                        help="environments stepped together")
+    parser.add_argument("--subprocess", action="store_true",
+                        help="step the environments in worker processes (SubprocVecEnv); "
+                             "cardgym's envs are cheap, so in-process is usually faster")
+    parser.add_argument("--checkpoint-every", type=positive_int,
+                        default=DEFAULTS.checkpoint_every, metavar="T",
+                        help="save a checkpoint (and add it to the 'self' pool) every T steps")
+    parser.add_argument("--eval-every", type=positive_int, default=DEFAULTS.eval_every,
+                        metavar="T", help="evaluate against --eval-opponents every T steps")
+    parser.add_argument("--eval-games", type=positive_int, default=DEFAULTS.eval_games,
+                        metavar="G", help="games per evaluation opponent")
+    parser.add_argument("--eval-opponents", nargs="+", default=list(DEFAULTS.eval_opponents),
+                        metavar="SPEC", help="opponents of the periodic evaluation")
+    parser.add_argument("--learning-rate", type=positive_float, default=DEFAULTS.learning_rate)
+    parser.add_argument("--n-steps", type=positive_int, default=DEFAULTS.n_steps,
+                        help="rollout steps per environment between updates")
+    parser.add_argument("--batch-size", type=positive_int, default=DEFAULTS.batch_size)
+    parser.add_argument("--n-epochs", type=positive_int, default=DEFAULTS.n_epochs)
+    parser.add_argument("--gamma", type=positive_float, default=DEFAULTS.gamma)
+    parser.add_argument("--ent-coef", type=float, default=DEFAULTS.ent_coef)
+    parser.add_argument("--net-arch", type=positive_int, nargs="+",
+                        default=list(DEFAULTS.net_arch), metavar="UNITS",
+                        help="hidden layer sizes of the policy and value networks")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard logs")
+    add_option_argument(parser)
+
+
+def train_args(args: argparse.Namespace) -> TrainArgs:
+    """Checked :class:`TrainArgs` from the parsed command line."""
+    game, players, options = checked_table(args, args.players, args.players)
+    check_specs([spec for spec in args.opponents if spec != SELF], game, players, options)
+    check_specs(args.eval_opponents, game, players, options)
+    if args.gamma > 1:
+        raise UsageError(f"--gamma: must be in (0, 1], got {args.gamma}")
+    return TrainArgs(
+        game=game.env_id, players=players, timesteps=args.timesteps,
+        opponents=tuple(args.opponents), options=options, seed=args.seed,
+        n_envs=args.n_envs, subprocess=args.subprocess, output=args.output,
+        run_name=args.run_name, checkpoint_every=args.checkpoint_every,
+        eval_every=args.eval_every, eval_games=args.eval_games,
+        eval_opponents=tuple(args.eval_opponents), learning_rate=args.learning_rate,
+        n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
+        gamma=args.gamma, ent_coef=args.ent_coef, net_arch=tuple(args.net_arch),
+        progress=not args.no_progress, tensorboard=not args.no_tensorboard,
+    )
+
+
+def run_train(args: argparse.Namespace, out: TextIO) -> int:
+    _require_train_extra()
+    from agents.sb3 import read_card
+    from agents.train import train
+
+    settings = train_args(args)
+    print(f"train: {short_name(settings.game)}, {settings.players} players, "
+          f"{settings.timesteps} steps against {' '.join(settings.opponents)} -> "
+          f"{settings.run_dir}", file=sys.stderr)
+    path = train(settings)
+    card = read_card(path) or {}
+    evaluation = ", ".join(f"{key} {value}" for key, value in
+                           card.get("final_evaluation", {}).items() if key != "timesteps")
+    print(f"model: {path}\n{card.get('timesteps')} steps in {card.get('train_seconds')} s "
+          f"({card.get('env_steps_per_second')} steps/s); {evaluation}", file=out)
+    return 0
+
+
+# --------------------------------------------------------------------- demo
+
+DEMO_GAME = "power_hungry_pets"
+
+
+def configure_demo(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timesteps", type=positive_int, default=100_000, metavar="T",
+                        help="training steps")
+    parser.add_argument("--games", type=positive_int, default=1000, metavar="G",
+                        help="evaluation games per pairing")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the whole run")
+    parser.add_argument("--output", type=Path, default=Path("runs"), metavar="DIR",
+                        help="the model goes to DIR/demo/")
+    parser.add_argument("--workers", type=positive_int, default=2, metavar="W",
+                        help="evaluation processes")
+
+
+def run_demo(args: argparse.Namespace, out: TextIO) -> int:
+    _require_train_extra()
+    from agents.evaluate import evaluate
+    from agents.train import train
+
+    started = time.perf_counter()
+    settings = TrainArgs(game=DEMO_GAME, players=2, timesteps=args.timesteps,
+                         seed=args.seed, output=args.output, run_name="demo",
+                         checkpoint_every=max(args.timesteps // 5, 1),
+                         eval_every=args.timesteps, eval_games=100, progress=sys.stderr.isatty())
+    print(f"demo: training MaskablePPO on {DEMO_GAME} (2 players) for {args.timesteps} steps "
+          f"against random, heuristic and its own checkpoints ...", file=sys.stderr)
+    path = train(settings)
+    trained = time.perf_counter() - started
+    model = f"model:{path}"
+    rows: list[tuple[str, str, Any]] = []
+    for agent, opponent in ((model, "random"), (model, "heuristic"), ("heuristic", "random")):
+        print(f"demo: evaluating {agent} against {opponent} ({args.games} games) ...",
+              file=sys.stderr)
+        result = evaluate(find_game(DEMO_GAME), 2, [agent, opponent], games=args.games,
+                          seed=args.seed, workers=args.workers)
+        rows.append((agent, opponent, result.agents[0]))
+    lines = [f"MaskablePPO on two-player Power Hungry Pets: {args.timesteps} training steps "
+             f"in {trained:.0f} s, seed {args.seed}; model {path}.",
+             f"Evaluation: {args.games} matches per pairing, seats alternating; a win is a "
+             "match won.", "",
+             "| agent | opponent | matches | wins | win rate | 95% CI |", "|---|---|---|---|---|---|"]
+    for agent, opponent, result in rows:
+        low, high = result.interval
+        label = "MaskablePPO (demo)" if agent == model else agent
+        lines.append(f"| {label} | {opponent} | {result.seat_games} | {result.wins} | "
+                     f"{result.win_rate:.3f} | {low:.3f}-{high:.3f} |")
+    print("\n".join(lines), file=out)
+    return 0

@@ -1,0 +1,143 @@
+"""Rule options from the command line: ``--option key=value``, parsed and checked.
+
+``parse_options(["attack_stacking=stack", "combos=false"])`` gives
+``{"attack_stacking": "stack", "combos": False}``: a value is read with
+:func:`ast.literal_eval` when that works (numbers, tuples, ``None``), ``true`` and
+``false`` in any case are booleans, and anything else stays a string.
+
+:func:`check_options` then checks them against a game: an unknown key names the
+game's options with their defaults; a bad value gets the environment's own
+:class:`~cardgym.errors.OptionError` message (the environment is built to check).
+Both raise :class:`OptionsError`, which the command line reports with exit status 2.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from cardgym.registration import GameEntry, short_name
+
+__all__ = [
+    "NOT_RULE_OPTIONS",
+    "OptionsError",
+    "check_options",
+    "check_players",
+    "env_factory",
+    "game_options",
+    "make_env",
+    "parse_option",
+    "parse_options",
+]
+
+#: Constructor arguments of ``raw_env`` that are not rule options.
+NOT_RULE_OPTIONS = frozenset({"self", "num_players", "render_mode", "render_seat",
+                              "illegal_action"})
+
+
+class OptionsError(ValueError):
+    """A ``key=value`` option that does not parse, or that the game does not accept."""
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """One ``key=value`` string as ``(key, value)``."""
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise OptionsError(f"option {text!r} is not of the form key=value")
+    if not key.isidentifier():
+        raise OptionsError(f"option name {key!r} (in {text!r}) is not a valid name")
+    raw = raw.strip()
+    if raw.lower() in ("true", "false"):
+        return key, raw.lower() == "true"
+    try:
+        value = ast.literal_eval(raw)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        value = raw
+    return key, value
+
+
+def parse_options(texts: Iterable[str]) -> dict[str, Any]:
+    """Several ``key=value`` strings as a dict; a key given twice is an error."""
+    options: dict[str, Any] = {}
+    for text in texts:
+        key, value = parse_option(text)
+        if key in options:
+            raise OptionsError(f"option {key!r} is given more than once")
+        options[key] = value
+    return options
+
+
+def env_factory(game: GameEntry) -> Any:
+    """The ``raw_env`` class of a registered game."""
+    module = importlib.import_module(game.entry_point.partition(":")[0])
+    return module.raw_env
+
+
+def game_options(game: GameEntry) -> dict[str, Any]:
+    """The rule options of ``game`` and their defaults, in signature order."""
+    signature = inspect.signature(env_factory(game).__init__)
+    return {
+        name: parameter.default
+        for name, parameter in signature.parameters.items()
+        if name not in NOT_RULE_OPTIONS
+        and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+    }
+
+
+def check_players(game: GameEntry, num_players: int) -> None:
+    """Raise :class:`OptionsError` unless ``game`` supports ``num_players`` seats."""
+    if num_players not in game.player_counts:
+        counts = sorted(game.player_counts)
+        allowed = (f"{counts[0]}..{counts[-1]}"
+                   if counts == list(range(counts[0], counts[-1] + 1))
+                   else ", ".join(map(str, counts)))
+        raise OptionsError(
+            f"{short_name(game.env_id)} takes {allowed} players, not {num_players}"
+        )
+
+
+def make_env(game: GameEntry, num_players: int, options: Mapping[str, Any] | None = None,
+             **env_kwargs: Any) -> Any:
+    """A ``raw_env`` of ``game`` with rule ``options`` (checked first) and other arguments."""
+    options = check_options(game, num_players, options, build=False)
+    return env_factory(game)(num_players=num_players, **options, **env_kwargs)
+
+
+def check_options(game: GameEntry, num_players: int,
+                  options: Mapping[str, Any] | None = None, build: bool = True) -> dict[str, Any]:
+    """``options`` as a dict once ``game`` accepts them at ``num_players`` seats.
+
+    Args:
+        build: also build the environment, so that its own checks judge the values.
+
+    Raises:
+        OptionsError: an unknown option (the message lists the game's options with
+            their defaults) or a value the game refuses (its own message).
+    """
+    from cardgym.errors import OptionError
+
+    options = dict(options or {})
+    known = game_options(game)
+    unknown = [key for key in options if key not in known]
+    if unknown:
+        listing = ", ".join(f"{name} (default {default!r})" for name, default in known.items())
+        names = ", ".join(map(repr, unknown))
+        raise OptionsError(
+            f"unknown option{'s' if len(unknown) > 1 else ''} {names} for "
+            f"{short_name(game.env_id)}; its options: {listing or 'none'}"
+        )
+    if build:
+        check_players(game, num_players)
+        try:
+            env_factory(game)(num_players=num_players, **options)
+        except OptionError as error:
+            raise OptionsError(str(error)) from None
+        except (TypeError, ValueError) as error:
+            raise OptionsError(
+                f"bad option value for {short_name(game.env_id)}: {error}"
+            ) from None
+    return options

@@ -1,0 +1,199 @@
+"""A Gymnasium single-agent view of a cardgym game, for Stable-Baselines3.
+
+The learner holds one seat, drawn afresh each episode; the other seats are played
+inside ``step()`` by :class:`~agents.policy.Policy` objects drawn from an
+:class:`OpponentPool`. The learner always receives its own reward: everything that
+reached its seat since its last action, including the final reward of a game that
+an opponent's move ended. ``action_masks()`` serves sb3-contrib's MaskablePPO; the
+class pickles, so it runs under ``SubprocVecEnv``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+from numpy.typing import NDArray
+
+from agents.policy import Policy, RandomPolicy
+from agents.specs import make_policy
+from cardgym.aec import CardGameEnv
+from cardgym.registration import GameEntry, find_game
+
+#: The pool entry that stands for frozen past checkpoints of the learner.
+SELF = "self"
+
+
+def make_game_env(game: GameEntry, num_players: int,
+                  options: Mapping[str, Any] | None = None) -> CardGameEnv[Any]:
+    """The game's AEC env (its ``env()`` factory) with rule ``options``."""
+    import importlib
+
+    module, _, name = game.entry_point.partition(":")
+    factory = getattr(importlib.import_module(module), name)
+    return factory(num_players=num_players, **dict(options or {}))  # type: ignore[no-any-return]
+
+
+class OpponentPool:
+    """The policies the learner meets, drawn per seat and per episode.
+
+    Args:
+        game: the game.
+        num_players: seats at the table.
+        specs: agent specs (``random``, ``heuristic``, ``model:PATH``) and
+            ``self`` for frozen checkpoints of the learner (random until the first
+            checkpoint is added), drawn with equal weight.
+        options: rule options of the game.
+        keep: how many of the latest checkpoints ``self`` draws from.
+    """
+
+    def __init__(self, game: GameEntry, num_players: int, specs: Sequence[str],
+                 options: Mapping[str, Any] | None = None, keep: int = 5) -> None:
+        if not specs:
+            raise ValueError("the opponent pool needs at least one agent spec")
+        self.game = game
+        self.num_players = num_players
+        self.options = dict(options or {})
+        self.specs = list(specs)
+        self.keep = keep
+        self._fixed = {spec: make_policy(spec, game, num_players, self.options)
+                       for spec in self.specs if spec != SELF}
+        self.checkpoints: list[Path] = []
+        self._snapshots: dict[Path, Policy] = {}
+        self._random = RandomPolicy()
+
+    def add_checkpoint(self, path: str | Path) -> None:
+        """Make a saved model available to ``self`` draws (latest ``keep`` kept)."""
+        path = Path(path)
+        self.checkpoints.append(path)
+        self.checkpoints = self.checkpoints[-self.keep :]
+        for old in list(self._snapshots):
+            if old not in self.checkpoints:
+                del self._snapshots[old]
+
+    def sample(self, rng: np.random.Generator) -> tuple[str, Policy]:
+        """A (label, policy) pair: the spec drawn, or ``self:<checkpoint>``."""
+        spec = self.specs[int(rng.integers(len(self.specs)))]
+        if spec != SELF:
+            return spec, self._fixed[spec]
+        if not self.checkpoints:
+            return "self:none", self._random
+        path = self.checkpoints[int(rng.integers(len(self.checkpoints)))]
+        policy = self._snapshots.get(path)
+        if policy is None:
+            from agents.sb3 import ModelPolicy
+
+            policy = ModelPolicy.load(path, game=self.game, num_players=self.num_players,
+                                      options=self.options)
+            self._snapshots[path] = policy
+        return f"self:{path.name}", policy
+
+
+class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
+    """One learner seat of a cardgym game; opponents play inside ``step()``.
+
+    Args:
+        game: game id or short name (``power_hungry_pets``).
+        num_players: seats at the table.
+        opponents: agent specs for the pool (see :class:`OpponentPool`).
+        options: rule options of the game.
+        learner_seat: a fixed seat for the learner; ``None`` draws one per episode.
+
+    Observations are the learner's flat float32 vector; ``action_masks()`` gives its
+    legal actions. ``info`` holds ``learner_seat`` and the opponents' labels.
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, game: str, num_players: int = 2,
+                 opponents: Sequence[str] = ("random",),
+                 options: Mapping[str, Any] | None = None,
+                 learner_seat: int | None = None) -> None:
+        super().__init__()
+        self.game = find_game(game)
+        if num_players not in self.game.player_counts:
+            raise ValueError(f"{self.game.env_id} takes {list(self.game.player_counts)} players, "
+                             f"not {num_players}")
+        if learner_seat is not None and not 0 <= learner_seat < num_players:
+            raise ValueError(f"learner_seat must be 0..{num_players - 1}, got {learner_seat}")
+        self.num_players = num_players
+        self.options = dict(options or {})
+        self.aec = make_game_env(self.game, num_players, self.options)
+        agent = self.aec.possible_agents[0]
+        self.observation_space = self.aec.observation_space(agent)["observation"]  # type: ignore[index]
+        self.action_space = self.aec.action_space(agent)
+        self.pool = OpponentPool(self.game, num_players, list(opponents), self.options)
+        self.fixed_seat = learner_seat
+        self.learner = self.aec.possible_agents[0]
+        self.seat_policies: dict[str, Policy] = {}
+        self.labels: dict[str, str] = {}
+        #: The seat that made the latest move (the learner's or an opponent's).
+        self.last_actor: int = -1
+
+    # ------------------------------------------------------------ gymnasium
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        while True:
+            seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(self.num_players))
+            self.learner = self.aec.possible_agents[seat]
+            self.seat_policies, self.labels = {}, {}
+            for agent in self.aec.possible_agents:
+                if agent != self.learner:
+                    self.labels[agent], self.seat_policies[agent] = self.pool.sample(rng)
+            self.aec.reset(seed=int(rng.integers(2**31 - 1)))
+            if not self._play_opponents():
+                break
+            # The game ended before the learner's first decision: nothing to learn; deal again.
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        if self.aec.agent_selection != self.learner:
+            raise RuntimeError("step() called after the learner's episode ended; call reset()")
+        self.aec.step(int(action))
+        self.last_actor = self.aec.agent_name_mapping[self.learner]
+        done = self._play_opponents()
+        reward = float(self.aec._cumulative_rewards.get(self.learner, 0.0))
+        return self._observation(), reward, done, False, self._info()
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The learner's legal actions (all False once its episode is over)."""
+        return self.aec.action_mask(self.learner).astype(bool)
+
+    # --------------------------------------------------------------- helpers
+
+    def add_checkpoint(self, path: str) -> None:
+        """Let ``self`` opponents draw from a newly saved model (called across
+        ``SubprocVecEnv`` with ``env_method``)."""
+        self.pool.add_checkpoint(path)
+
+    def _play_opponents(self) -> bool:
+        """Play the other seats until the learner is to act; True if its episode is over."""
+        aec = self.aec
+        rng = self.np_random
+        while aec.agents:
+            agent = aec.agent_selection
+            if aec.terminations[agent] or aec.truncations[agent]:
+                if agent == self.learner:
+                    return True
+                aec.step(None)
+                continue
+            if agent == self.learner:
+                return False
+            observation = aec.observe(agent)
+            aec.step(self.seat_policies[agent].act(observation["observation"],
+                                                   observation["action_mask"], rng))
+            self.last_actor = aec.agent_name_mapping[agent]
+        return True
+
+    def _observation(self) -> NDArray[np.float32]:
+        return self.aec.observe(self.learner)["observation"]
+
+    def _info(self) -> dict[str, Any]:
+        return {"learner_seat": self.aec.agent_name_mapping[self.learner],
+                "opponents": dict(self.labels)}

@@ -1,0 +1,66 @@
+"""Agents by name: the specs the command line, the arena and the tests accept.
+
+A spec is ``kind`` or ``kind:arguments``:
+
+- ``random``: :class:`~agents.policy.RandomPolicy`;
+- ``heuristic``: the game's hand-written policy (:data:`HEURISTICS`);
+- ``model:PATH`` (or just a path ending in ``.zip``): a MaskablePPO model saved by
+  ``cardgym train`` (needs the ``train`` extra);
+
+Every error says what was wrong and what is allowed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agents.policy import Policy, RandomPolicy
+from cardgym.registration import GameEntry
+
+#: The heuristic policy class of each game, by game module.
+HEURISTICS: dict[str, str] = {
+    "phpets_env": "agents.heuristics.phpets:PhpetsHeuristic",
+    "ek_env": "agents.heuristics.ek:EkHeuristic",
+    "kakelaar_env": "agents.heuristics.kakelaar:KakelaarHeuristic",
+}
+
+KINDS = ("random", "heuristic", "model:PATH")
+
+
+class AgentSpecError(ValueError):
+    """An agent spec that names no known agent, or a model that cannot be used."""
+
+
+def _load(target: str) -> Any:
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def make_policy(spec: str, game: GameEntry, num_players: int,
+                options: Mapping[str, Any] | None = None) -> Policy:
+    """The policy a spec names, for ``game`` with ``num_players`` and rule ``options``."""
+    options = dict(options or {})
+    text = spec.strip()
+    kind, _, argument = text.partition(":")
+    if text.endswith(".zip") and kind not in ("model",):
+        kind, argument = "model", text
+    if kind == "random" and not argument:
+        return RandomPolicy()
+    if kind == "heuristic" and not argument:
+        target = HEURISTICS.get(game.module)
+        if target is None:
+            raise AgentSpecError(f"no heuristic policy for {game.env_id}")
+        return _load(target)(num_players, options)  # type: ignore[no-any-return]
+    if kind == "model":
+        if not argument:
+            raise AgentSpecError("model needs a path: model:PATH (a .zip saved by cardgym train)")
+        path = Path(argument)
+        if not path.is_file():
+            raise AgentSpecError(f"model file {str(path)!r} does not exist")
+        from agents.sb3 import ModelPolicy
+
+        return ModelPolicy.load(path, game=game, num_players=num_players, options=options)
+    raise AgentSpecError(f"unknown agent {spec!r}; agents: {', '.join(KINDS)}")

@@ -1,0 +1,127 @@
+"""``agents.options``: ``key=value`` parsing and checks against each game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.options import (
+    OptionsError,
+    check_options,
+    check_players,
+    game_options,
+    make_env,
+    parse_option,
+    parse_options,
+)
+from cardgym.registration import GAMES, find_game
+
+PETS = find_game("power_hungry_pets")
+KITTENS = find_game("exploding_kittens")
+KAKELAAR = find_game("karel_kakelaar")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("attack_stacking=stack", ("attack_stacking", "stack")),
+        ("hand_size=5", ("hand_size", 5)),
+        ("combos=false", ("combos", False)),
+        ("combos=True", ("combos", True)),
+        ("combos=TRUE", ("combos", True)),
+        ("x=None", ("x", None)),
+        ("x=1.5", ("x", 1.5)),
+        ("worm_counts=5,5,5,5,4,4,4,4", ("worm_counts", (5, 5, 5, 5, 4, 4, 4, 4))),
+        ("worm_counts=[5, 5, 5, 5, 4, 4, 4, 4]", ("worm_counts", [5, 5, 5, 5, 4, 4, 4, 4])),
+        (" key = spaced text ", ("key", "spaced text")),
+        ("x='quoted'", ("x", "quoted")),
+        ("x=", ("x", "")),
+        ("x=a=b", ("x", "a=b")),
+    ],
+)
+def test_parse_option(text: str, expected: tuple[str, Any]) -> None:
+    assert parse_option(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("combos", "option 'combos' is not of the form key=value"),
+        ("=5", "option '=5' is not of the form key=value"),
+        ("two words=1", "option name 'two words' (in 'two words=1') is not a valid name"),
+    ],
+)
+def test_parse_option_rejects_malformed_text(text: str, message: str) -> None:
+    with pytest.raises(OptionsError) as caught:
+        parse_option(text)
+    assert str(caught.value) == message
+
+
+def test_parse_options_collects_and_rejects_repeats() -> None:
+    assert parse_options([]) == {}
+    assert parse_options(["a=1", "b=x"]) == {"a": 1, "b": "x"}
+    with pytest.raises(OptionsError, match="option 'a' is given more than once"):
+        parse_options(["a=1", "a=2"])
+
+
+def test_options_errors_are_value_errors() -> None:
+    assert issubclass(OptionsError, ValueError)
+
+
+def test_game_options_come_from_the_env_signature() -> None:
+    assert game_options(PETS) == {"robovac": "dethrone", "final_tie": "shared",
+                                  "start_player": "winner", "reward": "match"}
+    assert "attack_stacking" in game_options(KITTENS)
+    assert "worm_counts" in game_options(KAKELAAR)
+    for game in GAMES:
+        assert not {"num_players", "render_mode", "render_seat", "illegal_action",
+                    "self"} & set(game_options(game))
+
+
+def test_check_options_accepts_good_values() -> None:
+    options = {"attack_stacking": "stack", "combos": False}
+    assert check_options(KITTENS, 3, options) == options
+    assert check_options(KAKELAAR, 2, {"worm_counts": (5, 5, 5, 5, 4, 4, 4, 4)})
+    assert check_options(PETS, 2, None) == {}
+    env = make_env(KITTENS, 3, options)
+    assert env.config.attack_stacking == "stack" and env.config.combos is False
+
+
+def test_unknown_option_lists_the_games_options() -> None:
+    with pytest.raises(OptionsError) as caught:
+        check_options(PETS, 2, {"colour": "red", "speed": 2})
+    message = str(caught.value)
+    assert message.startswith("unknown options 'colour', 'speed' for power_hungry_pets; ")
+    for name, default in game_options(PETS).items():
+        assert f"{name} (default {default!r})" in message
+    assert "render_mode" not in message and "illegal_action" not in message
+
+
+def test_not_rule_options_are_refused_too() -> None:
+    with pytest.raises(OptionsError, match="unknown option 'render_mode'"):
+        check_options(PETS, 2, {"render_mode": "ansi"})
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "message"),
+    [
+        (KITTENS, {"attack_stacking": "stak"},
+         "attack_stacking='stak' is not a valid option; allowed: 'reset', 'stack'"),
+        (PETS, {"robovac": 3}, "robovac=3"),
+        (KAKELAAR, {"worm_counts": (1, 2, 3)}, "worm_counts=(1, 2, 3) has 3 entries"),
+    ],
+)
+def test_bad_values_get_the_envs_own_message(game: Any, options: dict[str, Any],
+                                             message: str) -> None:
+    with pytest.raises(OptionsError) as caught:
+        check_options(game, 2, options)
+    assert message in str(caught.value)
+
+
+def test_player_counts_are_checked() -> None:
+    check_players(KAKELAAR, 5)
+    with pytest.raises(OptionsError, match="karel_kakelaar takes 2..5 players, not 6"):
+        check_players(KAKELAAR, 6)
+    with pytest.raises(OptionsError, match="takes 2..5 players, not 6"):
+        check_options(KAKELAAR, 6, {})

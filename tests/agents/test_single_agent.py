@@ -1,0 +1,145 @@
+"""The single-agent training env: rewards reach the learner, masks reach MaskablePPO."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.policy import RandomPolicy
+from agents.single_agent import SingleAgentEnv
+from cardgym.registration import GAMES, short_name
+
+GAME_NAMES = [short_name(game.env_id) for game in GAMES]
+
+
+def play_random(env: SingleAgentEnv, seed: int) -> tuple[float, bool]:
+    """One episode with a random learner: (total reward, did an opponent's move end it?)."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    total, done = 0.0, False
+    while not done:
+        mask = env.action_masks()
+        assert mask.dtype == bool and mask.any()
+        legal = np.flatnonzero(mask)
+        _, reward, done, truncated, _ = env.step(int(legal[rng.integers(legal.size)]))
+        assert not truncated
+        total += reward
+    learner_moved_last = env.aec.agent_selection == env.learner and not env.aec.agents
+    return total, not learner_moved_last
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_learner_gets_its_final_reward_even_when_an_opponent_ends_the_game(game: str) -> None:
+    env = SingleAgentEnv(game, 2, opponents=["random"])
+    ended_by_opponent = 0
+    for seed in range(60):
+        total, _ = play_random(env, seed)
+        seat = env.aec.agent_name_mapping[env.learner]
+        winners = _winners(env)
+        expected = 1.0 if seat in winners else -1.0
+        assert total == expected, f"seed {seed}: learner got {total}, outcome {expected}"
+        ended_by_opponent += _last_mover(env) != seat
+    assert ended_by_opponent > 0, "no game ended on an opponent's move: the test proves nothing"
+
+
+def _winners(env: SingleAgentEnv) -> set[int]:
+    state = env.aec.game_state
+    for attribute in ("match_winners", "winners"):
+        if hasattr(state, attribute):
+            return set(getattr(state, attribute))
+    return {state.winner}
+
+
+def _last_mover(env: SingleAgentEnv) -> int:
+    return env.last_actor  # type: ignore[no-any-return]
+
+
+def test_learner_seat_is_drawn_per_episode_and_can_be_fixed() -> None:
+    env = SingleAgentEnv("exploding_kittens", 3, opponents=["random"])
+    seats = {env.reset(seed=seed)[1]["learner_seat"] for seed in range(40)}
+    assert seats == {0, 1, 2}
+    fixed = SingleAgentEnv("exploding_kittens", 3, opponents=["random"], learner_seat=2)
+    assert {fixed.reset(seed=seed)[1]["learner_seat"] for seed in range(10)} == {2}
+
+
+def test_action_masks_are_the_learners_mask() -> None:
+    env = SingleAgentEnv("power_hungry_pets", 3, opponents=["random"])
+    observation, _ = env.reset(seed=3)
+    aec = env.aec
+    assert aec.agent_selection == env.learner
+    assert np.array_equal(env.action_masks(), aec.observe(env.learner)["action_mask"].astype(bool))
+    assert np.array_equal(observation, aec.observe(env.learner)["observation"])
+    assert env.observation_space.contains(observation)
+
+
+def test_same_seed_same_episode() -> None:
+    first = SingleAgentEnv("karel_kakelaar", 2, opponents=["random"])
+    second = SingleAgentEnv("karel_kakelaar", 2, opponents=["random"])
+    for seed in range(5):
+        a, _ = first.reset(seed=seed)
+        b, _ = second.reset(seed=seed)
+        assert np.array_equal(a, b)
+        assert play_random(first, seed) == play_random(second, seed)
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="players"):
+        SingleAgentEnv("power_hungry_pets", 7)
+    with pytest.raises(ValueError, match="learner_seat"):
+        SingleAgentEnv("power_hungry_pets", 2, learner_seat=2)
+    with pytest.raises(ValueError, match="unknown game"):
+        SingleAgentEnv("chess", 2)
+
+
+def test_runs_under_subprocvecenv_with_masks() -> None:
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    from agents.train import _make_env
+
+    vec_env = SubprocVecEnv([_make_env("exploding_kittens", 2, ["random"], {}, seed)
+                             for seed in range(2)])
+    try:
+        vec_env.reset()
+        rng = np.random.default_rng(0)
+        for _ in range(200):
+            masks = get_action_masks(vec_env)
+            assert masks.shape == (2, vec_env.action_space.n) and masks.any(axis=1).all()
+            actions = [int(rng.choice(np.flatnonzero(row))) for row in masks]
+            vec_env.step(np.array(actions))
+    finally:
+        vec_env.close()
+
+
+@pytest.mark.slow
+def test_short_training_run_saves_a_model_that_reloads_and_plays_legally(tmp_path: Path) -> None:
+    from agents.sb3 import ModelPolicy, read_card
+    from agents.train import TrainArgs, train
+
+    path = train(TrainArgs(game="power_hungry_pets", players=2, timesteps=1024,
+                           opponents=("random", "self"), eval_opponents=("random",),
+                           eval_games=10, checkpoint_every=512, eval_every=1024, n_envs=2,
+                           n_steps=256, batch_size=128, output=tmp_path, progress=False))
+    assert path.is_file() and (tmp_path / "power_hungry_pets-2p-seed0" / "tb").is_dir()
+    card = read_card(path)
+    assert card is not None and card["game"] == "cardgym/power_hungry_pets-v0"
+    assert card["timesteps"] >= 1024 and 0 <= card["final_evaluation"]["win_rate_vs_random"] <= 1
+    assert sorted(p.name for p in (path.parent / "checkpoints").glob("*.zip"))
+    policy = ModelPolicy.load(path, game=GAMES[0], num_players=2)
+    env = SingleAgentEnv("power_hungry_pets", 2, opponents=["random"])
+    rng = np.random.default_rng(0)
+    for seed in range(5):
+        observation, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            mask = env.action_masks()
+            action = policy.act(observation, mask.astype(np.int8), rng)
+            assert mask[action], "the model chose an illegal action"
+            observation, _, done, _, _ = env.step(action)
+
+
+def test_random_policy_refuses_an_empty_mask() -> None:
+    with pytest.raises(ValueError, match="no legal action"):
+        RandomPolicy().act(np.zeros(3, np.float32), np.zeros(3, np.int8), np.random.default_rng())
