@@ -173,6 +173,10 @@ OBSERVATION_SPEC: Final = ObservationSpec(
               "card, a mother hen, or more than two cards in the discard pile after a hen)"),
         Field("tractor", (_P + 1,), 0, 1,
               "one-hot: the tractor holder; index 5 is the robot chicken (two players)"),
+        Field("tie_rank", (_P + 1,), 0, _P,
+              "rank of each participant among equal bids this round: 1 for the tractor "
+              "holder, then 2, 3, ... clockwise (with two players the circle is first "
+              "holder, other player, robot); index 5 is the robot; 0 = not at the table"),
         Field("my_hand", (NUM_TYPES,), 0, MAX_COPIES,
               "count of each type in my hand: worm_1..worm_8, chicken_3..chicken_7, hen "
               "(a bid I committed stays in it until the bids are revealed)"),
@@ -218,7 +222,7 @@ class _Public:
     twice in a row so that the rotation to an observer is one slice."""
 
     __slots__ = ("prefix", "hands", "discards", "sizes", "scores", "hen_played",
-                 "last_bids", "robot_bid", "deciding", "holder")
+                 "last_bids", "robot_bid", "deciding", "holder", "tie_ranks", "robot_rank")
 
     def __init__(self, view: PlayerView) -> None:
         n = view.num_players
@@ -249,6 +253,12 @@ class _Public:
         for seat in view.asked:
             deciding[seat] = 1
         self.deciding = bytes(deciding) * 2
+        circle, tractor = view.circle, view.tractor_index
+        ranks = bytearray(len(circle))
+        for k in range(len(circle)):
+            ranks[circle[(tractor + k) % len(circle)]] = k + 1
+        self.tie_ranks = bytes(ranks[:n]) * 2
+        self.robot_rank = bytes((ranks[2] if n == 2 else 0,))
 
 
 def encode(view: PlayerView) -> NDArray[np.float32]:
@@ -284,6 +294,7 @@ def encode(view: PlayerView) -> NDArray[np.float32]:
         _ONE_HOT[_P][(view.current - o) % n] if view.asked else _ZERO_SEATS,
         public.deciding[o : o + n], pad[1],
         _ONE_HOT[_P + 1][_P if holder >= n else (holder - o) % n],
+        public.tie_ranks[o : o + n], pad[1], public.robot_rank,
         hands[h : h + NUM_TYPES],
         _NO_BID if bid == NONE else _ONE_HOT[NUM_BIDDABLE][bid],
         b"\x01" if view.my_hen_choice == 1 else b"\x00",

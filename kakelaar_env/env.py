@@ -87,16 +87,17 @@ Card types are worm_1..worm_8, chicken_3..chicken_7, hen, in that order.
 | 71..75 | `to_act` | 5 | 0..1 | one-hot: the seat whose commit is next (the AEC env's agent to act; in the parallel env the first deciding seat) |
 | 76..80 | `deciding` | 5 | 0..1 | 1 for each seat with a decision in this stage (public: who holds a biddable card, a mother hen, or more than two cards in the discard pile after a hen) |
 | 81..86 | `tractor` | 6 | 0..1 | one-hot: the tractor holder; index 5 is the robot chicken (two players) |
-| 87..100 | `my_hand` | 14 | 0..9 | count of each type in my hand: worm_1..worm_8, chicken_3..chicken_7, hen (a bid I committed stays in it until the bids are revealed) |
-| 101..113 | `my_bid` | 13 | 0..1 | one-hot: the card I bid, before the reveal |
-| 114..114 | `my_hen` | 1 | 0..1 | 1 if I chose to play a mother hen, before the reveal |
-| 115..127 | `my_picks` | 13 | 0..2 | count of each type I chose to take back, before the reveal |
-| 128..183 | `opponent_hands` | 4x14 | 0..9 | count of each type in each opponent's hand (public: every card enters and leaves a hand face up) |
-| 184..248 | `discards` | 5x13 | 0..9 | count of each type (worm_1..worm_8, chicken_3..chicken_7) in each seat's discard pile |
-| 249..253 | `hand_sizes` | 5 | 0..14 | cards in each seat's hand |
-| 254..258 | `scores` | 5 | 0..72 | worm total in each seat's hand |
-| 259..263 | `hen_played` | 5 | 0..1 | 1 for seats that played a mother hen in this mother-hen step (revealed) |
-| 264..341 | `last_bids` | 6x13 | 0..1 | one-hot bid of each seat in the last resolved round (row 5: the robot chicken); all zero before round 1 resolves and for a seat that bid nothing |
+| 87..92 | `tie_rank` | 6 | 0..5 | rank of each participant among equal bids this round: 1 for the tractor holder, then 2, 3, ... clockwise (with two players the circle is first holder, other player, robot); index 5 is the robot; 0 = not at the table |
+| 93..106 | `my_hand` | 14 | 0..9 | count of each type in my hand: worm_1..worm_8, chicken_3..chicken_7, hen (a bid I committed stays in it until the bids are revealed) |
+| 107..119 | `my_bid` | 13 | 0..1 | one-hot: the card I bid, before the reveal |
+| 120..120 | `my_hen` | 1 | 0..1 | 1 if I chose to play a mother hen, before the reveal |
+| 121..133 | `my_picks` | 13 | 0..2 | count of each type I chose to take back, before the reveal |
+| 134..189 | `opponent_hands` | 4x14 | 0..9 | count of each type in each opponent's hand (public: every card enters and leaves a hand face up) |
+| 190..254 | `discards` | 5x13 | 0..9 | count of each type (worm_1..worm_8, chicken_3..chicken_7) in each seat's discard pile |
+| 255..259 | `hand_sizes` | 5 | 0..14 | cards in each seat's hand |
+| 260..264 | `scores` | 5 | 0..72 | worm total in each seat's hand |
+| 265..269 | `hen_played` | 5 | 0..1 | 1 for seats that played a mother hen in this mother-hen step (revealed) |
+| 270..347 | `last_bids` | 6x13 | 0..1 | one-hot bid of each seat in the last resolved round (row 5: the robot chicken); all zero before round 1 resolves and for a seat that bid nothing |
 <!-- /observation-table -->
 
 Actions: one ``Discrete`` space shared by the AEC and parallel envs.

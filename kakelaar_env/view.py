@@ -73,6 +73,11 @@ class PlayerView:
         return self._state.circle
 
     @property
+    def tractor_index(self) -> int:
+        """Position of the tractor holder in :attr:`circle`."""
+        return self._state.tractor
+
+    @property
     def tractor_holder(self) -> int:
         return self._state.circle[self._state.tractor]
 

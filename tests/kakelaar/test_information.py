@@ -108,3 +108,20 @@ def test_unseen_cards_and_draw_pile_are_counts_only() -> None:
     shuffled = rules.resample_hidden(state, 0, np.random.default_rng(1))
     assert shuffled.deck != state.deck
     assert np.array_equal(encode(PlayerView(shuffled, 0)), encode(PlayerView(state, 0)))
+
+
+@pytest.mark.parametrize(("first_holder", "round_", "expected_seat0", "expected_seat1"), [
+    # (round-1 holder, round, tie ranks [me, other, robot] for seat 0 and for seat 1)
+    (0, 1, [1, 2, 3], [2, 1, 3]),
+    (0, 3, [2, 3, 1], [3, 2, 1]),
+    (1, 3, [3, 2, 1], [2, 3, 1]),
+    (1, 2, [1, 3, 2], [3, 1, 2]),
+])
+def test_two_player_tie_order_is_public_even_when_the_robot_holds_the_tractor(
+    first_holder: int, round_: int, expected_seat0: list[int], expected_seat1: list[int]
+) -> None:
+    game = make_env(2, {"tractor": first_holder, "round": round_})
+    for seat, expected in ((0, expected_seat0), (1, expected_seat1)):
+        ranks = fields(game, seat)["tie_rank"]
+        assert [int(ranks[0]), int(ranks[1]), int(ranks[5])] == expected
+        assert not ranks[2:5].any()
