@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from agents.outcomes import RoundTally, has_rounds, wilson_interval, winners
-from agents.policy import Policy
+from agents.policy import Policy, decide
 from cardgym.registration import GameEntry, find_game, short_name
 
 __all__ = [
@@ -251,8 +251,7 @@ def _play_games(job: tuple[str, int, Sequence[AgentSpec], int, dict[str, Any], S
                 env.step(None)
                 continue
             seat = seat_of[agent]
-            action = seat_policy[seat].act(observation["observation"],
-                                           observation["action_mask"], rngs[seat])
+            action = decide(seat_policy[seat], env, agent, observation, rngs[seat])
             env.step(action)
             moves[seat] += 1
             tally.update(env)

@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 from agents.evaluate import game_seed, seat_rng
 from agents.outcomes import winners
-from agents.policy import Policy
+from agents.policy import Policy, decide
 from cardgym.registration import GameEntry, find_game, short_name
 
 __all__ = ["QUIT_WORDS", "choose_action", "legal_lines", "opponent_count_rule",
@@ -170,8 +170,7 @@ def play(game: GameEntry | str, num_players: int, seat: int, opponent_specs: Seq
             continue
         acting = seat_of[agent]
         if acting != seat:
-            action = bots[acting].act(observation["observation"], observation["action_mask"],
-                                      rngs[acting])
+            action = decide(bots[acting], env, agent, observation, rngs[acting])
             env.step(action)
             continue
         legal = env.legal_actions()

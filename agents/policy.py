@@ -2,15 +2,28 @@
 
 A policy chooses an action from what one seat may know: its observation vector
 and its action mask. Randomness comes from the generator argument only, so that a
-seeded evaluation replays exactly. Policies never see the game state.
+seeded evaluation replays exactly. Policies never see the true game state.
+
+Search agents (:mod:`agents.ismcts`) also implement :class:`SearchPolicy`: besides
+``act`` they have ``act_in(state, seat, rng)``, which chooses from a full game state
+*already resampled for the seat to act* (the game's ``resample_hidden``: everything
+the seat cannot know dealt anew, consistent with what it knows). The harnesses
+(:mod:`agents.evaluate`, :mod:`agents.play`, :mod:`agents.single_agent`) call every
+policy through :func:`decide`, which does the resampling with the seat's own
+generator and passes the sample, never the true state. Since the games'
+``resample_hidden`` deal from canonically ordered pools, the sample, and so the
+search agent's move, depends only on what the seat may know and on its generator.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+import importlib
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
+
+__all__ = ["Policy", "RandomPolicy", "SearchPolicy", "decide", "resample_for_seat"]
 
 
 @runtime_checkable
@@ -20,6 +33,16 @@ class Policy(Protocol):
     def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.int8],
             rng: np.random.Generator) -> int:
         """A legal action index (``action_mask[action] == 1``)."""
+        ...
+
+
+@runtime_checkable
+class SearchPolicy(Policy, Protocol):
+    """A policy that searches the game engine (``act`` may raise: it needs a state)."""
+
+    def act_in(self, state: Any, seat: int, rng: np.random.Generator) -> int:
+        """A legal action index for ``seat``, to act in ``state``: a state resampled
+        for ``seat`` by the caller (never the true one)."""
         ...
 
 
@@ -37,3 +60,31 @@ class RandomPolicy:
 
     def __repr__(self) -> str:
         return "RandomPolicy()"
+
+
+_RESAMPLERS: dict[str, Any] = {}
+
+
+def resample_for_seat(env: Any, seat: int, rng: np.random.Generator) -> Any:
+    """The env's game state with everything ``seat`` cannot know dealt anew from
+    ``rng`` (the game's ``rules.resample_hidden``); the env is left unchanged."""
+    module = type(env).__module__.partition(".")[0]
+    resample = _RESAMPLERS.get(module)
+    if resample is None:
+        resample = _RESAMPLERS[module] = importlib.import_module(f"{module}.rules").resample_hidden
+    return resample(env.game_state, seat, rng)
+
+
+def decide(policy: Policy, env: Any, agent: str, observation: dict[str, Any],
+           rng: np.random.Generator) -> int:
+    """The action of ``policy`` for ``agent`` (to act in the AEC ``env``).
+
+    ``observation`` is ``env.observe(agent)`` (or ``env.last()``'s). A
+    :class:`SearchPolicy` gets a state resampled for the agent's seat from ``rng``;
+    any other policy gets the observation and the mask.
+    """
+    act_in = getattr(policy, "act_in", None)
+    if act_in is None:
+        return policy.act(observation["observation"], observation["action_mask"], rng)
+    seat = env.agent_name_mapping[agent]
+    return int(act_in(resample_for_seat(env, seat, rng), seat, rng))

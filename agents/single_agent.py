@@ -18,7 +18,7 @@ import gymnasium
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.policy import Policy, RandomPolicy
+from agents.policy import Policy, RandomPolicy, decide
 from agents.specs import make_policy
 from cardgym.aec import CardGameEnv
 from cardgym.registration import GameEntry, find_game
@@ -186,8 +186,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
             if agent == self.learner:
                 return False
             observation = aec.observe(agent)
-            aec.step(self.seat_policies[agent].act(observation["observation"],
-                                                   observation["action_mask"], rng))
+            aec.step(decide(self.seat_policies[agent], aec, agent, observation, rng))
             self.last_actor = aec.agent_name_mapping[agent]
         return True
 

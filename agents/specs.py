@@ -6,6 +6,9 @@ A spec is ``kind`` or ``kind:arguments``:
 - ``heuristic``: the game's hand-written policy (:data:`HEURISTICS`);
 - ``model:PATH`` (or just a path ending in ``.zip``): a MaskablePPO model saved by
   ``cardgym train`` (needs the ``train`` extra);
+- ``ismcts`` or ``ismcts:key=value,...``: information-set Monte Carlo tree search
+  (:class:`~agents.ismcts.IsmctsPolicy`), e.g. ``ismcts:iterations=200,c=0.7,rollout=heuristic``
+  or ``ismcts:time=0.5`` (settings: :func:`agents.ismcts.parse_settings`);
 
 Every error says what was wrong and what is allowed.
 """
@@ -27,7 +30,7 @@ HEURISTICS: dict[str, str] = {
     "kakelaar_env": "agents.heuristics.kakelaar:KakelaarHeuristic",
 }
 
-KINDS = ("random", "heuristic", "model:PATH")
+KINDS = ("random", "heuristic", "model:PATH", "ismcts[:KEY=VALUE,...]")
 
 
 class AgentSpecError(ValueError):
@@ -63,4 +66,12 @@ def make_policy(spec: str, game: GameEntry, num_players: int,
         from agents.sb3 import ModelPolicy
 
         return ModelPolicy.load(path, game=game, num_players=num_players, options=options)
+    if kind == "ismcts":
+        from agents.ismcts import IsmctsPolicy, parse_settings
+
+        try:
+            settings = parse_settings(argument)
+            return IsmctsPolicy(game, num_players, options, settings)
+        except ValueError as error:
+            raise AgentSpecError(str(error)) from None
     raise AgentSpecError(f"unknown agent {spec!r}; agents: {', '.join(KINDS)}")

@@ -210,7 +210,8 @@ def _configure_eval(parser: argparse.ArgumentParser) -> None:
                              + ", ".join(short_name(g.env_id) for g in GAMES))
     parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                         help="one agent per seat, or two: the first against the second in "
-                             "every other seat. A spec is random, heuristic or model:PATH")
+                             "every other seat. A spec is random, heuristic, model:PATH or "
+                             "ismcts[:KEY=VALUE,...]")
     parser.add_argument("--players", type=positive_int, default=None, metavar="N",
                         help="seats at the table; default the number of agents when more "
                              "than two, else the game's smallest player count")
@@ -250,7 +251,7 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
                         help="your seat, 0..N-1")
     parser.add_argument("--opponents", nargs="+", default=["random"], metavar="SPEC",
                         help="one agent for every other seat, or one per other seat in seat "
-                             "order: random, heuristic or model:PATH")
+                             "order: random, heuristic, model:PATH or ismcts[:KEY=VALUE,...]")
     parser.add_argument("--seed", type=non_negative_int, default=None,
                         help="seed of the deal and the bots; default a fresh one, printed")
     add_option_argument(parser)

@@ -273,7 +273,9 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
                 hand_slots += [holder] * free
                 hand[card] -= free
     kittens = [card for card in pool if card == KITTEN]
-    cards = [card for card in pool if card != KITTEN]
+    # Sorted before the shuffle: the sample depends on what ``seat`` knows and on the
+    # generator alone, not on where the hidden cards really are.
+    cards = sorted(card for card in pool if card != KITTEN)
     rng.shuffle(cards)
     for holder in hand_slots:
         other.hands[holder][cards.pop()] += 1

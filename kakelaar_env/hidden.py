@@ -19,10 +19,13 @@ def resample(state: State, seat: int, rng: np.random.Generator) -> State:
     leaves a hand face up, so the hands are known to all.
     """
     clone = state.clone()
-    unseen = clone.deck + clone.removed
+    # Pools are sorted before they are dealt: the sample depends on what ``seat``
+    # knows and on the generator alone, not on the real order of the hidden cards.
+    unseen = sorted(clone.deck + clone.removed)
     unseen = [unseen[i] for i in rng.permutation(len(unseen))]
     clone.deck, clone.removed = unseen[: len(clone.deck)], unseen[len(clone.deck):]
-    clone.robot_deck = [clone.robot_deck[i] for i in rng.permutation(len(clone.robot_deck))]
+    robot = sorted(clone.robot_deck)
+    clone.robot_deck = [robot[i] for i in rng.permutation(len(robot))]
     for other in range(clone.num_players):
         if other == seat:
             continue

@@ -369,7 +369,10 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
         if holder[0] != NO_CARD and not mine >> holder[0] & 1:
             slots.append((holder, 0))
     old = [container[i] for container, i in slots]
-    new = [old[i] for i in rng.permutation(len(old))]
+    # Deal from the sorted pool: the sample depends on what ``seat`` knows and on the
+    # generator alone, not on where the hidden cards really are.
+    pool = sorted(old)
+    new = [pool[i] for i in rng.permutation(len(pool))]
     relabel = dict(zip(old, new, strict=True))
     for (container, i), card in zip(slots, new, strict=True):
         container[i] = card
