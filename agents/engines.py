@@ -8,9 +8,8 @@ the environment's ``Discrete`` space:
 - ``legal_mask(state)``: the legal actions of the seat to act as a bit mask (bit
   ``i``: action ``i``), the game's ``encoding.legal_action_mask``;
 - ``legal_actions(state)``: the same as a tuple of indices (cached per mask);
-- ``apply(state, action, rng)``: the env's fast path (``env._game_apply`` without
-  its reward bookkeeping): the action's row of ``ACTION_SPECS`` goes straight to the
-  engine's unchecked move functions;
+- ``apply(state, action, rng)``: the game's ``encoding.apply_action``, the same fast
+  path the environment steps through (no legality check);
 - ``returns(state)``: the game's ``rules.returns``, one value per seat;
 - ``resample(state, seat, rng)``: the game's ``resample_hidden``: a full state
   consistent with what ``seat`` knows;
@@ -138,33 +137,13 @@ def _rebuild(module: str, num_players: int, config: Any) -> Engine:
 
 def _phpets(game: GameEntry, num_players: int, config: Any) -> Engine:
     from phpets_env import rules
-    from phpets_env.encoding import (
-        ACTION_SPECS,
-        KEEP,
-        NUM_ACTIONS,
-        PLAY_CARD,
-        SWAP,
-        encode,
-        legal_action_mask,
-    )
+    from phpets_env.encoding import NUM_ACTIONS, apply_action, encode, legal_action_mask
     from phpets_env.state import MATCH_OVER
     from phpets_env.view import PlayerView
 
-    play, grave, trap = rules.play, rules.resolve_grave_digger, rules.resolve_mouse_trapper
-
-    def apply(state: Any, action: int, rng: np.random.Generator) -> None:
-        kind, card, offset, extra = ACTION_SPECS[action]
-        if kind == PLAY_CARD:
-            target = None if offset < 0 else (state.current + offset) % state.num_players
-            play(state, card, target, extra, rng)
-        elif kind == KEEP or kind == SWAP:
-            grave(state, kind == SWAP, rng)
-        else:
-            trap(state, extra, rng)
-
     return Engine(
         game, num_players, config, NUM_ACTIONS, new_game=rules.new_game,
-        to_act=lambda state: state.current, legal_mask=legal_action_mask, apply=apply,
+        to_act=lambda state: state.current, legal_mask=legal_action_mask, apply=apply_action,
         is_over=lambda state: state.phase == MATCH_OVER, returns=rules.returns,
         resample=rules.resample_hidden,
         observe=lambda state, seat: encode(PlayerView(state, seat)),
@@ -172,57 +151,14 @@ def _phpets(game: GameEntry, num_players: int, config: Any) -> Engine:
 
 
 def _ek(game: GameEntry, num_players: int, config: Any) -> Engine:
-    from ek_env import effects, rules
-    from ek_env.encoding import (
-        ACTION_SPECS,
-        CHOOSE,
-        DRAW,
-        GIVE_ACTION,
-        INSERT_ACTION,
-        NAME,
-        NOPE_ACTION,
-        NUM_ACTIONS,
-        PASS_ACTION,
-        PLAY_FIVE,
-        PLAY_PAIR,
-        PLAY_SINGLE,
-        PLAY_THREE,
-        TAKE_ACTION,
-        encode,
-        legal_action_mask,
-    )
+    from ek_env import rules
+    from ek_env.encoding import NUM_ACTIONS, apply_action, encode, legal_action_mask
     from ek_env.state import GAME_OVER
     from ek_env.view import PlayerView
 
-    def apply(state: Any, action: int, rng: np.random.Generator) -> None:
-        kind, card, offset, depth = ACTION_SPECS[action]
-        if kind == PASS_ACTION or kind == NOPE_ACTION:
-            effects.respond(state, kind == NOPE_ACTION, rng)
-        elif kind == DRAW:
-            effects.draw(state, rng)
-        elif kind == PLAY_SINGLE:
-            effects.play_card(state, card,
-                              (state.current + offset) % state.num_players if offset else None)
-        elif kind == PLAY_PAIR:
-            effects.play_pair(state, card, (state.current + offset) % state.num_players)
-        elif kind == PLAY_THREE:
-            effects.play_three(state, card, (state.current + offset) % state.num_players)
-        elif kind == PLAY_FIVE:
-            effects.play_five(state)
-        elif kind == CHOOSE:
-            effects.choose_five(state, card)
-        elif kind == NAME:
-            effects.name_card(state, card)
-        elif kind == GIVE_ACTION:
-            effects.give(state, card)
-        elif kind == INSERT_ACTION:
-            effects.insert(state, depth)
-        elif kind == TAKE_ACTION:
-            effects.take(state, card)
-
     return Engine(
         game, num_players, config, NUM_ACTIONS, new_game=rules.new_game,
-        to_act=lambda state: state.to_act, legal_mask=legal_action_mask, apply=apply,
+        to_act=lambda state: state.to_act, legal_mask=legal_action_mask, apply=apply_action,
         is_over=lambda state: state.phase == GAME_OVER, returns=rules.returns,
         resample=rules.resample_hidden,
         observe=lambda state, seat: encode(PlayerView(state, seat)),
@@ -231,28 +167,9 @@ def _ek(game: GameEntry, num_players: int, config: Any) -> Engine:
 
 def _kakelaar(game: GameEntry, num_players: int, config: Any) -> Engine:
     from kakelaar_env import rules
-    from kakelaar_env.encoding import (
-        ACTION_SPECS,
-        BID_CARD,
-        HEN_PLAY,
-        NUM_ACTIONS,
-        TAKE_CARD,
-        encode,
-        legal_action_mask,
-    )
+    from kakelaar_env.encoding import NUM_ACTIONS, apply_action, encode, legal_action_mask
     from kakelaar_env.state import GAME_OVER
     from kakelaar_env.view import PlayerView
-
-    bid, take, hen = rules.commit_bid, rules.commit_take, rules.commit_hen
-
-    def apply(state: Any, action: int, rng: np.random.Generator) -> None:
-        kind, card = ACTION_SPECS[action]
-        if kind == BID_CARD:
-            bid(state, card)
-        elif kind == TAKE_CARD:
-            take(state, card)
-        else:
-            hen(state, kind == HEN_PLAY)
 
     # Own worms minus the others' mean: its exact bound (every worm in one hand) is far
     # wider than what games give (under random play 98% of values fall within
@@ -260,7 +177,8 @@ def _kakelaar(game: GameEntry, num_players: int, config: Any) -> Engine:
     bounds = (-20.0, 20.0) if config.reward == "score_difference" else (-1.0, 1.0)
     return Engine(
         game, num_players, config, NUM_ACTIONS, new_game=rules.new_game,
-        to_act=lambda state: state.current, legal_mask=legal_action_mask, apply=apply,
+        to_act=lambda state: state.current, legal_mask=legal_action_mask,
+        apply=lambda state, action, rng: apply_action(state, action),
         is_over=lambda state: state.phase == GAME_OVER, returns=rules.returns,
         resample=rules.resample_hidden,
         observe=lambda state, seat: encode(PlayerView(state, seat)),

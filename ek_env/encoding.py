@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 
 from cardgym.actions import ActionTable
 from cardgym.observation import Field, ObservationSpec
+from ek_env import effects
 from ek_env.cards import (
     CARD_NAMES,
     COMBO_KINDS,
@@ -198,6 +199,34 @@ def _play_mask(state: State) -> int:
         if distinct >= 5:
             mask |= _FIVE_BIT
     return mask
+
+
+def apply_action(state: State, action: int, rng: np.random.Generator) -> None:
+    """Apply a legal action index of the seat to act (the env's and the search's fast
+    path: no legality check, see :func:`ek_env.rules.apply` for the checked one)."""
+    kind, card, offset, depth = ACTION_SPECS[action]
+    if kind == PASS_ACTION or kind == NOPE_ACTION:
+        effects.respond(state, kind == NOPE_ACTION, rng)
+    elif kind == DRAW:
+        effects.draw(state, rng)
+    elif kind == PLAY_SINGLE:
+        effects.play_card(state, card, (state.current + offset) % state.num_players if offset else None)
+    elif kind == PLAY_PAIR:
+        effects.play_pair(state, card, (state.current + offset) % state.num_players)
+    elif kind == PLAY_THREE:
+        effects.play_three(state, card, (state.current + offset) % state.num_players)
+    elif kind == PLAY_FIVE:
+        effects.play_five(state)
+    elif kind == CHOOSE:
+        effects.choose_five(state, card)
+    elif kind == NAME:
+        effects.name_card(state, card)
+    elif kind == GIVE_ACTION:
+        effects.give(state, card)
+    elif kind == INSERT_ACTION:
+        effects.insert(state, depth)
+    else:
+        effects.take(state, card)
 
 
 def legal_action_indices(state: State) -> list[int]:

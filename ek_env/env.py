@@ -199,23 +199,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.aec import CardGameEnv, StepOutcome
-from ek_env import effects, rules
+from ek_env import rules
 from ek_env.encoding import (
-    ACTION_SPECS,
     ACTION_TABLE,
-    CHOOSE,
-    DRAW,
-    GIVE_ACTION,
-    INSERT_ACTION,
-    NAME,
-    NOPE_ACTION,
     OBSERVATION_SPEC,
-    PASS_ACTION,
-    PLAY_FIVE,
-    PLAY_PAIR,
-    PLAY_SINGLE,
-    PLAY_THREE,
-    TAKE_ACTION,
+    apply_action,
     encode,
     legal_action_mask,
 )
@@ -277,41 +265,16 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
 
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
         state: State = self.game_state  # type: ignore[assignment]
-        kind, card, offset, depth = ACTION_SPECS[action]
-        if kind == PASS_ACTION or kind == NOPE_ACTION:
-            effects.respond(state, kind == NOPE_ACTION, rng)
+        out_before = len(state.eliminated)
+        apply_action(state, action, rng)
+        if len(state.eliminated) == out_before:
             return None
-        if kind == DRAW:
-            out_before = len(state.eliminated)
-            effects.draw(state, rng)
-            if len(state.eliminated) == out_before:
-                return None
-            rewards = [0.0] * state.num_players
-            rewards[state.eliminated[-1]] = -1.0
-            if state.phase == GAME_OVER:
-                rewards[state.winner] = 1.0
-                return StepOutcome(rewards, game_over=True)
-            return StepOutcome(rewards, finished=(state.eliminated[-1],))
-        target = (state.current + offset) % state.num_players
-        if kind == PLAY_SINGLE:
-            effects.play_card(state, card, target if offset else None)
-        elif kind == PLAY_PAIR:
-            effects.play_pair(state, card, target)
-        elif kind == PLAY_THREE:
-            effects.play_three(state, card, target)
-        elif kind == PLAY_FIVE:
-            effects.play_five(state)
-        elif kind == CHOOSE:
-            effects.choose_five(state, card)
-        elif kind == NAME:
-            effects.name_card(state, card)
-        elif kind == GIVE_ACTION:
-            effects.give(state, card)
-        elif kind == INSERT_ACTION:
-            effects.insert(state, depth)
-        elif kind == TAKE_ACTION:
-            effects.take(state, card)
-        return None
+        rewards = [0.0] * state.num_players
+        rewards[state.eliminated[-1]] = -1.0
+        if state.phase == GAME_OVER:
+            rewards[state.winner] = 1.0
+            return StepOutcome(rewards, game_over=True)
+        return StepOutcome(rewards, finished=(state.eliminated[-1],))
 
     def _game_encode(self, seat: int) -> NDArray[np.float32]:
         return encode(PlayerView(self.game_state, seat))  # type: ignore[arg-type]

@@ -31,6 +31,7 @@ from kakelaar_env.cards import (
     TYPE_NAMES,
     WORM_VALUE,
 )
+from kakelaar_env.rules import commit_bid, commit_hen, commit_take
 from kakelaar_env.state import (
     BID,
     HEN_STAGE,
@@ -121,6 +122,18 @@ def parallel_mask(state: State, seat: int) -> int:
     if mask:
         return mask
     return 1 << (HEN_NONE_INDEX if state.phase == HEN_STAGE else PASS_INDEX)
+
+
+def apply_action(state: State, action: int) -> None:
+    """Commit a legal action index of the seat to act (the fast path of the AEC env,
+    the parallel env and the search; :func:`kakelaar_env.rules.apply` is the checked one)."""
+    kind, card = ACTION_SPECS[action]
+    if kind == BID_CARD:
+        commit_bid(state, card)
+    elif kind == TAKE_CARD:
+        commit_take(state, card)
+    else:
+        commit_hen(state, kind == HEN_PLAY)
 
 
 def action_to_move(state: State, action: int) -> Move | None:

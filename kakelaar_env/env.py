@@ -139,12 +139,9 @@ from cardgym.aec import CardGameEnv, StepOutcome
 from kakelaar_env import rules
 from kakelaar_env.cards import DEFAULT_WORM_COUNTS
 from kakelaar_env.encoding import (
-    ACTION_SPECS,
     ACTION_TABLE,
-    BID_CARD,
-    HEN_PLAY,
     OBSERVATION_SPEC,
-    TAKE_CARD,
+    apply_action,
     encode,
     legal_action_mask,
 )
@@ -203,13 +200,7 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
 
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
         state: State = self.game_state  # type: ignore[assignment]
-        kind, card = ACTION_SPECS[action]
-        if kind == BID_CARD:
-            rules.commit_bid(state, card)
-        elif kind == TAKE_CARD:
-            rules.commit_take(state, card)
-        else:
-            rules.commit_hen(state, kind == HEN_PLAY)
+        apply_action(state, action)
         if state.phase == GAME_OVER:
             return StepOutcome(rules.returns(state), game_over=True)
         return None

@@ -24,13 +24,10 @@ from cardgym.errors import IllegalMoveError, OptionError, OrderError
 from kakelaar_env import rules
 from kakelaar_env.cards import DEFAULT_WORM_COUNTS
 from kakelaar_env.encoding import (
-    ACTION_SPECS,
     ACTION_TABLE,
-    BID_CARD,
-    HEN_PLAY,
     NUM_ACTIONS,
     OBSERVATION_SPEC,
-    TAKE_CARD,
+    apply_action,
     encode,
     parallel_mask,
 )
@@ -143,13 +140,7 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
             return self._finish(agents, [float(r) for r in self._penalties])
         phase, version = state.phase, state.version
         while state.phase == phase and state.version == version:
-            kind, card = ACTION_SPECS[chosen[state.current]]
-            if kind == BID_CARD:
-                rules.commit_bid(state, card)
-            elif kind == TAKE_CARD:
-                rules.commit_take(state, card)
-            else:
-                rules.commit_hen(state, kind == HEN_PLAY)
+            apply_action(state, chosen[state.current])
         if state.phase == GAME_OVER:
             return self._finish(agents, rules.returns(state))
         observations = self._observations()

@@ -23,7 +23,15 @@ from phpets_env.cards import (
     NUM_VALUES,
     Card,
 )
-from phpets_env.rules import ANY_PLAYER, NO_TARGET, TARGET_KIND, open_offsets
+from phpets_env.rules import (
+    ANY_PLAYER,
+    NO_TARGET,
+    TARGET_KIND,
+    open_offsets,
+    play,
+    resolve_grave_digger,
+    resolve_mouse_trapper,
+)
 from phpets_env.state import (
     GRAVE_DIGGER,
     MOUSE_TRAPPER,
@@ -143,6 +151,19 @@ def legal_action_mask(state: State) -> int:
     if phase == MOUSE_TRAPPER:
         return ((1 << (len(state.deck) + 1)) - 1) << _DEPTH_BASE
     return 0
+
+
+def apply_action(state: State, action: int, rng: np.random.Generator) -> None:
+    """Apply a legal action index of the seat to act (the env's and the search's fast
+    path: no legality check)."""
+    kind, card, offset, extra = ACTION_SPECS[action]
+    if kind == PLAY_CARD:
+        target = None if offset < 0 else (state.current + offset) % state.num_players
+        play(state, card, target, extra, rng)
+    elif kind == KEEP or kind == SWAP:
+        resolve_grave_digger(state, kind == SWAP, rng)
+    else:
+        resolve_mouse_trapper(state, extra, rng)
 
 
 def legal_action_indices(state: State) -> list[int]:

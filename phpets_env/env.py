@@ -134,13 +134,9 @@ from numpy.typing import NDArray
 from cardgym.aec import CardGameEnv, StepOutcome
 from phpets_env import rules
 from phpets_env.encoding import (
-    ACTION_SPECS,
     ACTION_TABLE,
-    KEEP,
     OBSERVATION_SPEC,
-    PLACE,
-    PLAY_CARD,
-    SWAP,
+    apply_action,
     encode,
     legal_action_mask,
 )
@@ -197,15 +193,8 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
 
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
         state: State = self.game_state  # type: ignore[assignment]
-        kind, card, offset, extra = ACTION_SPECS[action]
         round_before = state.round_number
-        if kind == PLAY_CARD:
-            target = None if offset < 0 else (state.current + offset) % state.num_players
-            rules.play(state, card, target, extra, rng)
-        elif kind == KEEP or kind == SWAP:
-            rules.resolve_grave_digger(state, kind == SWAP, rng)
-        elif kind == PLACE:
-            rules.resolve_mouse_trapper(state, extra, rng)
+        apply_action(state, action, rng)
         over = state.phase == MATCH_OVER
         if self.config.reward == "round":
             if over or state.round_number != round_before:
