@@ -2,8 +2,9 @@
 
 Usage::
 
-    cardgym demo                         # seeded tournament of random agents, every game
-    cardgym demo --games 50 --env power_hungry_pets --players 3 4 --seed 7
+    cardgym demo                         # train MaskablePPO briefly, then evaluate it
+    cardgym train power_hungry_pets --players 2 --timesteps 200000 --opponents heuristic self
+    cardgym tournament --games 50 --env power_hungry_pets --players 3 4 --seed 7
     cardgym bench --seconds 2 --rounds 3 --output benchmarks/results
     cardgym eval exploding_kittens --players 4 --agents heuristic random --games 200
     cardgym play karel_kakelaar --players 3 --seat 0 --opponents heuristic
@@ -11,9 +12,9 @@ Usage::
 
 Each subcommand is one :class:`Command` in :data:`COMMANDS`: a name, a one-line help,
 a function that adds its options to its parser and a function that runs it from the
-parsed options and returns the exit status. A new subcommand (``train``, ``eval``,
-``play``, ``arena``) is one more entry; its heavy imports stay inside its functions so
-that ``cardgym --help`` stays fast.
+parsed options and returns the exit status. A new subcommand (``arena``) is one more
+entry; heavy imports (torch, the agents) stay inside the functions, loaded on first
+call, so that ``cardgym --help`` stays fast.
 
 Bad arguments (an unknown game, a player count no selected game supports, a size that
 is not positive) end with exit status 2 and an argparse-style message on stderr.
