@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+import numpy as np
+
 from cardgym.errors import OptionError
 from cardgym.state import SlotState
 from phpets_env.cards import MAX_PLAYERS, MIN_PLAYERS, TOTAL_TOKENS, tokens_to_win
@@ -60,6 +62,8 @@ class Config:
     reward: str = "match"
 
     def __post_init__(self) -> None:
+        if isinstance(self.num_players, np.integer):  # numpy integers are welcome too
+            object.__setattr__(self, "num_players", int(self.num_players))
         if (
             not isinstance(self.num_players, int)
             or isinstance(self.num_players, bool)

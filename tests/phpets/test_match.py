@@ -355,3 +355,12 @@ def test_default_options_follow_the_rules() -> None:
     assert (config.robovac, config.final_tie, config.start_player, config.reward) == (
         "dethrone", "shared", "winner", "match")
     assert [Config(num_players=n).tokens_to_win for n in range(2, 7)] == [3, 3, 2, 2, 2]
+
+
+def test_numpy_integer_player_count_is_accepted_as_an_int() -> None:
+    import numpy as np
+
+    from phpets_env.state import Config
+
+    config = Config(num_players=np.int64(4))
+    assert config.num_players == 4 and type(config.num_players) is int
