@@ -152,16 +152,17 @@ def _phpets(game: GameEntry, num_players: int, config: Any) -> Engine:
 
 def _ek(game: GameEntry, num_players: int, config: Any) -> Engine:
     from ek_env import rules
-    from ek_env.encoding import NUM_ACTIONS, apply_action, encode, legal_action_mask
+    from ek_env.encoding import layout
     from ek_env.state import GAME_OVER
     from ek_env.view import PlayerView
 
+    lay = layout(config)  # base game or Streaking Kittens
     return Engine(
-        game, num_players, config, NUM_ACTIONS, new_game=rules.new_game,
-        to_act=lambda state: state.to_act, legal_mask=legal_action_mask, apply=apply_action,
+        game, num_players, config, lay.num_actions, new_game=rules.new_game,
+        to_act=lambda state: state.to_act, legal_mask=lay.legal_mask, apply=lay.apply,
         is_over=lambda state: state.phase == GAME_OVER, returns=rules.returns,
         resample=rules.resample_hidden,
-        observe=lambda state, seat: encode(PlayerView(state, seat)),
+        observe=lambda state, seat: lay.encode(PlayerView(state, seat)),
     )
 
 

@@ -93,8 +93,10 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
             ``"lose"`` ends the game with -1 for the offender and 0 for the others.
     """
 
-    action_table: ClassVar[ActionTable[Any]]
-    observation_spec: ClassVar[ObservationSpec]
+    # Class attributes; an env whose layout depends on its options sets them per
+    # instance before calling ``__init__`` (Exploding Kittens' expansion).
+    action_table: ActionTable[Any]
+    observation_spec: ObservationSpec
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"], "is_parallelizable": False
     }
@@ -140,7 +142,9 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
             )
             for agent in self.possible_agents
         }
-        self._action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self._action_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Discrete(num_actions) for agent in self.possible_agents
+        }
         self.game_state: StateT | None = None
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None

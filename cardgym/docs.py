@@ -2,8 +2,11 @@
 
 The action and observation tables between ``<!-- action-table -->`` and
 ``<!-- observation-table -->`` markers are produced from the action table and the
-observation spec. ``python -m cardgym.docs`` rewrites them; a test checks that
-they are current.
+observation spec. An env module whose layout depends on an option also lists
+``EXTRA_LAYOUTS``: ``(tag, action table, observation spec, groups)`` entries whose
+tables go between ``<!-- action-table:TAG -->`` and ``<!-- observation-table:TAG -->``
+markers. ``python -m cardgym.docs`` rewrites them; a test checks that they are
+current.
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ def _replace(text: str, marker: str, table: str) -> str:
 
 
 def render_docstring(text: str, actions: ActionTable[object], spec: ObservationSpec,
-                     group_by: list[tuple[str, str]] | None = None) -> str:
-    """``text`` with both generated tables brought up to date."""
-    text = _replace(text, "observation-table", spec.markdown())
-    return _replace(text, "action-table", actions.markdown(group_by))
+                     group_by: list[tuple[str, str]] | None = None, tag: str = "") -> str:
+    """``text`` with both generated tables (of layout ``tag``, if given) brought up to date."""
+    suffix = f":{tag}" if tag else ""
+    text = _replace(text, f"observation-table{suffix}", spec.markdown())
+    return _replace(text, f"action-table{suffix}", actions.markdown(group_by))
 
 
 def env_modules() -> list[str]:
@@ -45,9 +49,11 @@ def expected_source(module_name: str) -> tuple[Path, str, str]:
     source = path.read_text()
     env_class = module.raw_env
     group_by = getattr(module, "DOC_GROUPS", None)
-    return path, source, render_docstring(
-        source, env_class.action_table, env_class.observation_spec, group_by
-    )
+    updated = render_docstring(source, env_class.action_table, env_class.observation_spec,
+                               group_by)
+    for tag, actions, spec, groups in getattr(module, "EXTRA_LAYOUTS", ()):
+        updated = render_docstring(updated, actions, spec, groups, tag)
+    return path, source, updated
 
 
 def main() -> int:

@@ -20,6 +20,9 @@ from ek_env.cards import (
     SEE_THE_FUTURE_CARDS,
     SHUFFLE,
     SKIP,
+    STREAKING,
+    TAKEABLE,
+    TAKEABLE_STREAKING,
 )
 from ek_env.state import (
     CHOOSE_FIVE,
@@ -33,6 +36,9 @@ from ek_env.state import (
     NOPE_WINDOW,
     PAIR,
     PLAY,
+    RESUME_DRAW,
+    RESUME_PLAY,
+    RESUME_WINDOW,
     SINGLE,
     TAKE,
     THREE,
@@ -75,61 +81,223 @@ def settle_one(state: State) -> None:
 
 
 def draw(state: State, rng: np.random.Generator) -> None:
-    """The turn holder draws the top card: a kitten is defused (then placed) or explodes."""
-    del rng  # drawing is deterministic; kept for a uniform signature
+    """The turn holder draws the top card: a kitten is kept (Streaking Kitten), defused
+    (then placed) or explodes; an empty draw pile ends the game in a shared draw."""
     seat = state.current
+    if not state.deck:
+        end_dry(state)
+        return
     card = state.deck.pop()
-    knowledge.top_drawn(state, seat, card)
     hand = state.hands[seat]
     if card != KITTEN:
+        knowledge.top_drawn(state, seat, card)
         hand[card] += 1
-        settle_one(state)
+        _draw_done(state, seat)
         return
-    if hand[DEFUSE]:
-        hand[DEFUSE] -= 1
-        state.discard[DEFUSE] += 1
-        knowledge.left_publicly(state, seat, DEFUSE)
-        state.held_kitten = 1
-        state.phase = INSERT
-        state.to_act = seat
+    if state.kinds > STREAKING and hand[STREAKING] and not hand[KITTEN]:
+        knowledge.top_drawn(state, seat, card, kept=True)
+        hand[KITTEN] += 1
+        _draw_done(state, seat)
         return
-    explode(state, seat)
+    knowledge.top_drawn(state, seat, card)
+    state.resume = RESUME_DRAW
+    state.resume_seat = seat
+    explode(state, seat, 1, rng)
 
 
-def explode(state: State, seat: int) -> None:
-    """``seat`` drew a kitten without a Defuse: it is out; turns it owed vanish."""
+def _draw_done(state: State, seat: int) -> None:
+    """A draw ended without elimination: a blind drawer sees again; one turn settles."""
+    if state.blind[seat]:
+        state.blind[seat] = False
+        knowledge.sight_changed(state, seat)
+    settle_one(state)
+
+
+def end_dry(state: State) -> None:
+    """A player had to draw from an empty draw pile: the game ends, and the players
+    still alive share a draw (RULES.md §4)."""
+    state.phase = GAME_OVER
+    state.winner = NOBODY
+    state.to_act = state.current
+
+
+# -------------------------------------------------------------- explosions
+
+
+def explode(state: State, seat: int, kittens: int, rng: np.random.Generator) -> None:
+    """``kittens`` Exploding Kittens, shown to all, explode for ``seat``: each needs a
+    Defuse (played automatically by a seeing player; a blind one turns random cards
+    until it finds them), then the seat puts them back one by one (INSERT); without
+    enough Defuses the seat is out. What follows is :func:`_continue`'s."""
+    hand = state.hands[seat]
+    defused = 0
+    if not state.blind[seat]:
+        while kittens and hand[DEFUSE]:
+            remove_card(state, seat, DEFUSE, None)
+            state.discard[DEFUSE] += 1
+            knowledge.left_publicly(state, seat, DEFUSE)
+            kittens -= 1
+            defused += 1
+    else:
+        while kittens and any(hand):
+            card = remove_random(state, seat, rng)
+            knowledge.left_publicly(state, seat, card)
+            if card == KITTEN:
+                kittens += 1
+                continue
+            state.discard[card] += 1
+            if card == DEFUSE:
+                kittens -= 1
+                defused += 1
+            elif card == STREAKING and hand[KITTEN]:
+                remove_card(state, seat, KITTEN, None)
+                knowledge.left_publicly(state, seat, KITTEN)
+                kittens += 1
+    if kittens:
+        eliminate(state, seat, kittens + defused)
+        carry_on(state, rng)
+        return
+    state.held_kitten = defused
+    state.phase = INSERT
+    state.to_act = seat
+
+
+def eliminate(state: State, seat: int, kittens: int) -> None:
+    """``seat`` is out: its hand and the ``kittens`` that exploded go to the discard
+    pile (or out of play); turns it owed vanish; one survivor wins."""
     pile = state.discard if state.config.eliminated_cards == "discard" else state.out_of_play
     hand = state.hands[seat]
     for card, count in enumerate(hand):
         if count:
             pile[card] += count
             hand[card] = 0
-    pile[KITTEN] += 1
+    pile[KITTEN] += kittens
     knowledge.hand_emptied(state, seat)
+    marks = state.marked[seat]
+    for card in range(state.kinds):
+        marks[card] = 0
+    state.blind[seat] = False
     state.alive[seat] = False
     state.eliminated.append(seat)
+    if seat in state.explode_queue:
+        state.explode_queue.remove(seat)
     survivors = [s for s in range(state.num_players) if state.alive[s]]
     if len(survivors) == 1:
         state.winner = survivors[0]
         state.phase = GAME_OVER
         state.to_act = survivors[0]
-        return
-    _start_turns(state, next_alive(state, seat), 1, False)
+        state.explode_queue.clear()
+        state.held_kitten = 0
 
 
-def insert(state: State, depth: int) -> None:
-    """Put the defused kitten back ``depth`` cards from the top; settles one owed turn."""
+def insert(state: State, depth: int, rng: np.random.Generator) -> None:
+    """Put a defused kitten back ``depth`` cards from the top; when the last is back,
+    the game goes on (:func:`_continue`)."""
     deck = state.deck
     deck.insert(len(deck) - depth, KITTEN)
-    state.held_kitten = 0
-    knowledge.inserted(state, state.current, KITTEN, depth)
-    settle_one(state)
+    state.held_kitten -= 1
+    knowledge.inserted(state, state.to_act, KITTEN, depth)
+    if not state.held_kitten:
+        carry_on(state, rng)
+
+
+def carry_on(state: State, rng: np.random.Generator) -> None:
+    """After an explosion is settled: the next queued one, then whatever it
+    interrupted (``state.resume``)."""
+    if state.phase == GAME_OVER:
+        return
+    if state.explode_queue:
+        seat = state.explode_queue.pop(0)
+        remove_card(state, seat, KITTEN, None)
+        knowledge.left_publicly(state, seat, KITTEN)
+        explode(state, seat, 1, rng)
+        return
+    resume, seat = state.resume, state.resume_seat
+    state.resume = RESUME_PLAY
+    state.resume_seat = NOBODY
+    current = state.current
+    if not state.alive[current]:
+        _clear_pending(state)
+        _start_turns(state, next_alive(state, current), 1, False)
+        return
+    if resume == RESUME_DRAW:
+        _draw_done(state, seat)
+    elif resume == RESUME_WINDOW:
+        state.phase = NOPE_WINDOW
+        if seat == state.window_last:
+            _resolve(state, rng)
+        else:
+            state.to_act = next_alive(state, seat)
+    else:
+        state.phase = PLAY
+        state.to_act = current
+
+
+def _clear_pending(state: State) -> None:
+    state.pending_kind = NO_PLAY
+    state.pending_card = state.pending_target = state.pending_named = NOBODY
+    state.pending_five = []
+    state.nopes = 0
+    state.window_last = NOBODY
+
+
+# ------------------------------------------------------------ hand changes
+
+
+def remove_card(state: State, seat: int, card: int, rng: np.random.Generator | None) -> None:
+    """One ``card`` leaves ``seat``'s hand: a marked copy first when the player chose
+    the kind (``rng`` None), else the copy is random among the kind's cards."""
+    state.hands[seat][card] -= 1
+    marks = state.marked[seat]
+    if marks[card]:
+        if rng is None or int(rng.integers(state.hands[seat][card] + 1)) < marks[card]:
+            marks[card] -= 1
+
+
+def remove_random(state: State, seat: int, rng: np.random.Generator) -> int:
+    """A uniformly random card leaves ``seat``'s (non-empty) hand; returns its kind."""
+    hand = state.hands[seat]
+    card = nth_card(hand, int(rng.integers(sum(hand))))
+    remove_card(state, seat, card, rng)
+    return card
+
+
+def streaking_left(state: State, seat: int, card: int) -> bool:
+    """``card`` left ``seat``'s hand: a Streaking Kitten leaving a kitten behind makes it
+    explode (queued). Returns whether it did."""
+    if card == STREAKING and state.hands[seat][KITTEN]:
+        state.explode_queue.append(seat)
+        return True
+    return False
+
+
+def _transfer(state: State, giver: int, receiver: int, card: int, random_copy: bool,
+              public: bool, rng: np.random.Generator) -> None:
+    """``card`` goes from ``giver`` to ``receiver`` (Favor, steal, three of a kind).
+
+    A kitten explodes for its receiver; a Streaking Kitten leaving a held kitten
+    makes that kitten explode for the giver. The turn holder then plays on.
+    """
+    remove_card(state, giver, card, rng if random_copy else None)
+    if card == KITTEN:
+        knowledge.left_publicly(state, giver, KITTEN)
+        state.resume = RESUME_PLAY
+        explode(state, receiver, 1, rng)
+        return
+    state.hands[receiver][card] += 1
+    if public:
+        knowledge.moved_publicly(state, giver, receiver, card)
+    else:
+        knowledge.moved_privately(state, giver, receiver, card)
+    if streaking_left(state, giver, card):
+        state.resume = RESUME_PLAY
+        carry_on(state, rng)
 
 
 # ------------------------------------------------------------------- plays
 
 
-def _announce(state: State, kind: int, card: int, target: int) -> None:
+def announce(state: State, kind: int, card: int, target: int) -> None:
     state.pending_kind = kind
     state.pending_card = card
     state.pending_target = target
@@ -139,6 +307,9 @@ def _announce(state: State, kind: int, card: int, target: int) -> None:
 
 def _discard_from_hand(state: State, seat: int, card: int, count: int) -> None:
     state.hands[seat][card] -= count
+    marks = state.marked[seat]
+    if marks[card]:
+        marks[card] = max(0, marks[card] - count)
     state.discard[card] += count
     knowledge.left_publicly(state, seat, card, count)
 
@@ -152,17 +323,17 @@ def open_window(state: State, opener: int) -> None:
 
 
 def play_card(state: State, card: int, target: int | None) -> None:
-    """Play one action card (Favor with its target) and open the Nope window."""
+    """Play one action card (Favor, Mark, Curse with a target) and open the Nope window."""
     seat = state.current
     _discard_from_hand(state, seat, card, 1)
-    _announce(state, SINGLE, card, NOBODY if target is None else target)
+    announce(state, SINGLE, card, NOBODY if target is None else target)
     open_window(state, seat)
 
 
 def play_pair(state: State, card: int, target: int) -> None:
     seat = state.current
     _discard_from_hand(state, seat, card, 2)
-    _announce(state, PAIR, card, target)
+    announce(state, PAIR, card, target)
     open_window(state, seat)
 
 
@@ -170,7 +341,7 @@ def play_three(state: State, card: int, target: int) -> None:
     """Three of a kind: the cards go down; the card asked for is named next."""
     seat = state.current
     _discard_from_hand(state, seat, card, 3)
-    _announce(state, THREE, card, target)
+    announce(state, THREE, card, target)
     state.phase = NAME_CARD
 
 
@@ -181,7 +352,7 @@ def name_card(state: State, card: int) -> None:
 
 def play_five(state: State) -> None:
     """Five different: the kinds are chosen next, one at a time in ascending order."""
-    _announce(state, FIVE, NOBODY, NOBODY)
+    announce(state, FIVE, NOBODY, NOBODY)
     state.pending_five = []
     state.phase = CHOOSE_FIVE
 
@@ -203,20 +374,23 @@ def respond(state: State, nope: bool, rng: np.random.Generator) -> None:
         state.nopes += 1
         open_window(state, seat)
         return
+    passed(state, seat, rng)
+
+
+def passed(state: State, seat: int, rng: np.random.Generator) -> None:
     if seat != state.window_last:
         state.to_act = next_alive(state, seat)
         return
     _resolve(state, rng)
 
 
+# ----------------------------------------------------------- resolution
+
+
 def _resolve(state: State, rng: np.random.Generator) -> None:
     kind, card, target = state.pending_kind, state.pending_card, state.pending_target
     named, succeeded = state.pending_named, state.nopes % 2 == 0
-    state.pending_kind = NO_PLAY
-    state.pending_card = state.pending_target = state.pending_named = NOBODY
-    state.pending_five = []
-    state.nopes = 0
-    state.window_last = NOBODY
+    _clear_pending(state)
     state.phase = PLAY
     state.to_act = state.current
     if not succeeded:
@@ -230,35 +404,46 @@ def _resolve(state: State, rng: np.random.Generator) -> None:
             settle_one(state)
         elif card == FAVOR:
             if any(state.hands[target]):
-                state.phase = GIVE
-                state.to_act = target
+                if state.blind[target]:
+                    _transfer(state, target, seat, random_kind(state, target, rng), True,
+                              False, rng)
+                else:
+                    state.phase = GIVE
+                    state.to_act = target
         elif card == SHUFFLE:
             rng.shuffle(state.deck)
             knowledge.deck_shuffled(state)
         elif card == SEE_THE_FUTURE:
             knowledge.saw_top(state, seat, SEE_THE_FUTURE_CARDS)
+        else:
+            from ek_env import streaking  # the expansion's cards build on this module
+
+            streaking.resolve(state, card, target, rng)
     elif kind == PAIR:
         steal_random(state, target, seat, rng)
     elif kind == THREE:
         if state.hands[target][named]:
-            state.hands[target][named] -= 1
-            state.hands[seat][named] += 1
-            knowledge.moved_publicly(state, target, seat, named)
+            _transfer(state, target, seat, named, False, True, rng)
     elif kind == FIVE:
-        if any(state.discard[c] for c in range(len(state.discard)) if c != KITTEN):
+        discard = state.discard
+        takeable = TAKEABLE_STREAKING if state.kinds > STREAKING else TAKEABLE
+        if any(discard[c] for c in takeable):
             state.phase = TAKE
+
+
+# ------------------------------------------------------------ hand to hand
+
+
+def random_kind(state: State, seat: int, rng: np.random.Generator) -> int:
+    hand = state.hands[seat]
+    return nth_card(hand, int(rng.integers(sum(hand))))
 
 
 def steal_random(state: State, target: int, thief: int, rng: np.random.Generator) -> None:
     """A random card of ``target``'s hand goes to ``thief``; both see which."""
-    hand = state.hands[target]
-    size = sum(hand)
-    if not size:
+    if not any(state.hands[target]):
         return
-    card = nth_card(hand, int(rng.integers(size)))
-    hand[card] -= 1
-    state.hands[thief][card] += 1
-    knowledge.moved_privately(state, target, thief, card)
+    _transfer(state, target, thief, random_kind(state, target, rng), True, False, rng)
 
 
 def nth_card(counts: list[int], index: int) -> int:
@@ -270,14 +455,12 @@ def nth_card(counts: list[int], index: int) -> int:
     raise IndexError(f"card {index} of a hand of {sum(counts)}")
 
 
-def give(state: State, card: int) -> None:
+def give(state: State, card: int, rng: np.random.Generator) -> None:
     """Favor: the seat to act gives ``card`` to the turn holder."""
     giver, receiver = state.to_act, state.current
-    state.hands[giver][card] -= 1
-    state.hands[receiver][card] += 1
-    knowledge.moved_privately(state, giver, receiver, card)
     state.phase = PLAY
     state.to_act = receiver
+    _transfer(state, giver, receiver, card, False, False, rng)
 
 
 def take(state: State, card: int) -> None:

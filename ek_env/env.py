@@ -29,6 +29,8 @@ Arguments of ``env()`` / ``raw_env()``:
 | `combos` | `True`, `False` | `True` | special combos (two and three of any name, five different); `False` keeps cat pairs only |
 | `empty_hand_target` | `"allowed"`, `"forbidden"` | `"allowed"` | may Favor and pairs target a player without cards (to no effect)? Three of a kind may always target anyone |
 | `eliminated_cards` | `"discard"`, `"out_of_play"` | `"discard"` | an exploded player's hand and kitten go to the discard pile, or are shown and set aside |
+| `expansions` | `()`, `("streaking",)` | `()` | the Streaking Kittens expansion (RULES.md §4; see below); a single name or a list is accepted too |
+| `fast` | `False`, `True` | `False` | Streaking Kittens only: a third of the undealt cards (rounded down) go back to the box unseen before the kittens and Defuses go in |
 | `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `render()` returns the table as text, or prints it |
 | `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act, or everything |
 | `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the game with -1 for the offender |
@@ -188,7 +190,137 @@ cards by name, the deck top first::
 Keys: `hands` and `deck` (required; the deck holds players - 1 kittens),
 `discard`, `first_player`, `owed_turns`, `attacked` (see :mod:`ek_env.scenario`).
 
-Version history: v0, first release.
+Streaking Kittens (``expansions=("streaking",)``, RULES.md §4). The 15 cards
+join the base deck(s): setup as above with the 14 non-kitten cards shuffled in
+before dealing, as many Exploding Kittens as players, and 2 leftover Defuses with
+2-4 players, 1 with 5, all with 6-9 (`deck_defuses` does not apply). The rules as
+implemented, with the points the rule texts leave open settled:
+
+- *Streaking Kitten.* Drawing a kitten while holding the Streaking Kitten and no
+  kitten, you keep it, unrevealed (no choice). A second one is defused or you are
+  out. If the Streaking Kitten leaves your hand (given, stolen, named in three of a
+  kind, put in by Garbage Collection, turned up blind) while you hold a kitten, it
+  explodes at once: your Defuse is played and you put it back (`insert`, asked of
+  you even outside your turn; it settles none of your owed turns), or you are out
+  and the turn holder plays on. Whoever receives a kitten from a hand (Favor, a
+  steal, three of a kind) explodes, Streaking Kitten or not. A Favor's giver may
+  give a held kitten. Neither kitten card is ever played by choice, nor part of a
+  combo, nor taken by five different.
+- *Catomic Bomb*: every kitten out of the draw pile, the rest shuffled, the kittens
+  on top (everyone then knows the top cards are kittens); settles one owed turn.
+  *Super Skip*: settles all owed turns. *See the Future 5x*: you see the top 5.
+  *Alter the Future 5x*: the top 5 (fewer if the pile is smaller) come off the pile
+  while you put them back one at a time, top first (`alter:<card>`; the last goes
+  by itself); you know the new order, the others know only that it changed.
+  *Swap Top and Bottom*: swapped unseen; whoever knew one of them knows where it
+  went. *Garbage Collection*: every living player with cards, you first and then
+  clockwise, puts one card of their choice into the draw pile, unseen by the others
+  (`garbage:<card>`); a blind player's card is random (not asked). Then the pile is
+  shuffled, and only then do kittens whose Streaking Kitten went in explode,
+  clockwise from you (a Defuse placement before the shuffle would be undone). A
+  kitten put in this way does not explode. *Mark*: a random card of the target's
+  hand is marked, shown to all until it leaves that hand (a marked card stolen is
+  unmarked at the thief; when a player plays, gives or puts in a kind of which a
+  marked copy is held, the marked copy goes first). *Curse of the Cat Butt*: the
+  target becomes blind (no effect on a blind player). Every card can be Noped.
+- *Blind.* A blind player cannot see their cards: their `my_hand` shows only the
+  marked ones and the cards they saw arrive while blind (a Favor received), and
+  they forget the rest of their hand when the curse strikes, so that neither their
+  observation nor their mask depends on which cards they hold (issue text and
+  RULES.md §1). On their turn they may draw or play a random card (`blind:play`):
+  a card playable now is played, a Favor, Mark or Curse after its target is chosen
+  (`target:+k`; lost if no target is valid); a kitten explodes them; anything else
+  (Nope, Defuse, cats, the Streaking Kitten) is lost. No combos while blind. In a
+  Nope window a blind player may turn a random card (`blind:nope`): a Nope Nopes,
+  a kitten explodes them (then the window goes on), anything else is lost; they
+  are offered this whatever they hold. A blind player who explodes turns random
+  cards until each exploding kitten meets a Defuse (another kitten turned up, or a
+  held one whose Streaking Kitten is turned up, must be defused too; the other
+  cards are lost); with no cards left they are out. Asked for a Favor, a blind
+  player gives a random card (both see which). Blindness ends when their own draw
+  ends without their elimination (keeping a kitten with the Streaking Kitten, or
+  defusing it).
+- *Dry deck.* Two kittens can leave the game at once, so a player may have to draw
+  from an empty draw pile: the game ends and the living players share a draw
+  (reward 0 each).
+
+With the expansion the observation adds `blind`, `marked`, `kittens_to_insert`,
+`exploding`, `garbage_waiting` and the reorderer's own `alter_cards` and
+`alter_placed`; `kittens_in_deck` then counts kittens in the draw pile or held in
+hands (a held kitten is secret, so the two cannot be told apart). The base game's
+layout is unchanged; the expansion's (605 actions, 3521 floats) is a superset
+built by the same code over 22 card kinds and a draw pile of up to 126 cards:
+
+<!-- observation-table:streaking -->
+| offsets | field | shape | range | meaning |
+|---|---|---|---|---|
+| 0..21 | `my_hand` | 22 | 0..12 | count of each kind in my hand (kind order: exploding_kitten, defuse, attack, skip, favor, shuffle, see_the_future, nope, taco_cat, hairy_potato_cat, cattermelon, rainbow_ralphing_cat, beard_cat, streaking_kitten, catomic_bomb, super_skip, see_the_future_5x, alter_the_future_5x, swap_top_and_bottom, garbage_collection, mark, curse_of_the_cat_butt); while I am blind, only the cards I know: marked ones and those I saw arrive |
+| 22..32 | `phase` | 11 | 0..1 | one-hot: play, choose_five, name_card, nope_window, give, insert, take, game_over, alter, garbage, target |
+| 33..41 | `to_act` | 9 | 0..1 | one-hot: the seat deciding now (relative) |
+| 42..50 | `turn_holder` | 9 | 0..1 | one-hot: whose turn it is (relative) |
+| 51..59 | `seat_present` | 9 | 0..1 | 1 for seats at this table (relative) |
+| 60..68 | `alive` | 9 | 0..1 | 1 if the seat has not exploded (relative) |
+| 69..77 | `hand_sizes` | 9 | 0..127 | cards in each seat's hand (relative) |
+| 78..78 | `owed_turns` | 1 | 0..64 | turns the turn holder owes, the current one included (capped at 64) |
+| 79..79 | `attacked` | 1 | 0..1 | 1 if the turn holder's turns come from an Attack |
+| 80..80 | `deck_size` | 1 | 0..126 | cards in the draw pile |
+| 81..81 | `kittens_in_deck` | 1 | 0..9 | Exploding Kittens in the draw pile or held in hands (a Streaking Kitten keeps one secretly, so the two are not told apart) |
+| 82..103 | `discard` | 22 | 0..12 | count of each kind in the discard pile |
+| 104..125 | `out_of_play` | 22 | 0..12 | count of each kind set aside from exploded players (eliminated_cards='out_of_play') |
+| 126..129 | `pending_play` | 4 | 0..1 | one-hot: the announced play awaiting its Nope window: single, pair, three, five |
+| 130..151 | `pending_card` | 22 | 0..1 | one-hot: the card of the pending single play, pair or three of a kind |
+| 152..173 | `pending_five` | 22 | 0..1 | kinds chosen so far for five different |
+| 174..182 | `pending_target` | 9 | 0..1 | one-hot: the pending play's target (relative) |
+| 183..204 | `pending_named` | 22 | 0..1 | one-hot: the card named in three of a kind |
+| 205..205 | `nopes` | 1 | 0..10 | Nopes played on the pending play (it happens if even) |
+| 206..214 | `window_opener` | 9 | 0..1 | one-hot: whose play or Nope the running Nope window answers (relative) |
+| 215..2986 | `known_deck` | 126x22 | 0..1 | one-hot kind at each depth of the draw pile (0 = top) that I saw (See the Future) or placed (my Defuse), until a shuffle or another player's insertion makes it stale |
+| 2987..3162 | `known_hands` | 8x22 | 0..12 | count of each kind I know to be in each opponent's hand (given, received, stolen, asked for, taken from the discard pile, or drawn from a top I knew) |
+| 3163..3171 | `blind` | 9 | 0..1 | 1 if the seat is blind (relative) |
+| 3172..3369 | `marked` | 9x22 | 0..12 | count of each kind of marked (public) cards in each seat's hand (relative) |
+| 3370..3370 | `kittens_to_insert` | 1 | 0..9 | defused kittens the seat to act still puts back |
+| 3371..3379 | `exploding` | 9 | 0..1 | 1 for seats whose held kitten explodes next (their Streaking Kitten went into the deck with Garbage Collection; relative) |
+| 3380..3388 | `garbage_waiting` | 9 | 0..1 | 1 for seats still to put a card in for Garbage Collection (relative) |
+| 3389..3410 | `alter_cards` | 22 | 0..5 | Alter the Future: the cards I still have to place (only mine) |
+| 3411..3520 | `alter_placed` | 5x22 | 0..1 | Alter the Future: one-hot card I put at each depth so far (only mine) |
+<!-- /observation-table:streaking -->
+
+<!-- action-table:streaking -->
+| index | name | meaning |
+|---|---|---|
+| 0 | `draw` | end the turn by drawing the top card |
+| 1 | `play:attack` | play attack |
+| 2 | `play:skip` | play skip |
+| 3..10 | `play:favor:+1` .. `play:favor:+8` | play favor on seat +k: index = 2 + k |
+| 11 | `play:shuffle` | play shuffle |
+| 12 | `play:see_the_future` | play see_the_future |
+| 13 | `play:catomic_bomb` | play catomic_bomb |
+| 14 | `play:super_skip` | play super_skip |
+| 15 | `play:see_the_future_5x` | play see_the_future_5x |
+| 16 | `play:alter_the_future_5x` | play alter_the_future_5x |
+| 17 | `play:swap_top_and_bottom` | play swap_top_and_bottom |
+| 18 | `play:garbage_collection` | play garbage_collection |
+| 19..26 | `play:mark:+1` .. `play:mark:+8` | play mark on seat +k: index = 18 + k |
+| 27..34 | `play:curse_of_the_cat_butt:+1` .. `play:curse_of_the_cat_butt:+8` | play curse_of_the_cat_butt on seat +k: index = 26 + k |
+| 35..186 | `pair:attack:+1` .. `pair:curse_of_the_cat_butt:+8` | pair of kind c against seat +k: index = 35 + 8 * (position of c among the 19 combo kinds) + (k - 1) |
+| 187..338 | `three:attack:+1` .. `three:curse_of_the_cat_butt:+8` | three of kind c against seat +k: index = 187 + 8 * (position of c among the 19 combo kinds) + (k - 1) |
+| 339 | `five` | start five different (choose the kinds next) |
+| 340..358 | `five:attack` .. `five:curse_of_the_cat_butt` | add combo kind c to five different: index = 340 + position of c among the 19 combo kinds |
+| 359..380 | `name:exploding_kitten` .. `name:curse_of_the_cat_butt` | three of a kind: ask for card c: index = 359 + c |
+| 381 | `nope` | Nope the pending play or Nope |
+| 382 | `pass` | let the pending play or Nope stand |
+| 383..404 | `give:exploding_kitten` .. `give:curse_of_the_cat_butt` | Favor: give card c: index = 383 + c |
+| 405..530 | `insert:depth=0` .. `insert:depth=125` | put the kitten back with d cards above it: index = 405 + d |
+| 531..550 | `take:defuse` .. `take:curse_of_the_cat_butt` | five different: take card c from the discard pile: index = 531 + position of c among the 20 takeable kinds |
+| 551 | `blind:play` | blind: play a random card of my hand |
+| 552 | `blind:nope` | blind: try to Nope with a random card of my hand |
+| 553..560 | `target:+1` .. `target:+8` | aim my turned-up card at seat +k: index = 552 + k |
+| 561..582 | `alter:exploding_kitten` .. `alter:curse_of_the_cat_butt` | Alter the Future: put card c next, top first: index = 561 + c |
+| 583..604 | `garbage:exploding_kitten` .. `garbage:curse_of_the_cat_butt` | Garbage Collection: put card c into the draw pile: index = 583 + c |
+<!-- /action-table:streaking -->
+
+Version history: v0, first release; the Streaking Kittens expansion was added as
+an option (the base layout did not change).
 """
 
 from __future__ import annotations
@@ -200,28 +332,51 @@ from numpy.typing import NDArray
 
 from cardgym.aec import CardGameEnv, StepOutcome
 from ek_env import rules
-from ek_env.encoding import (
-    ACTION_TABLE,
-    OBSERVATION_SPEC,
-    apply_action,
-    encode,
-    legal_action_mask,
-)
+from ek_env.cards import CARD_NAMES
+from ek_env.encoding import ACTION_TABLE, BASE, OBSERVATION_SPEC, STREAKING, Layout, layout
 from ek_env.render import render_full, render_view
 from ek_env.state import GAME_OVER, Config, State
 from ek_env.view import PlayerView
 
 ENV_ID = "cardgym/exploding_kittens-v0"
 
+def doc_groups(lay: Layout) -> list[tuple[str, str]]:
+    """Runs of actions collapsed into one row of a layout's docs table, with the index
+    formula of each run."""
+    index = lay.action_table.index
+    combos = len(lay.pair_shift)
+    groups = [(f"play:{CARD_NAMES[card]}:+", f"play {CARD_NAMES[card]} on seat +k: "
+               f"index = {shift} + k") for card, shift in lay.target_shift.items()]
+    groups += [
+        ("pair:", f"pair of kind c against seat +k: index = {index('pair:attack:+1')} + 8 * "
+                  f"(position of c among the {combos} combo kinds) + (k - 1)"),
+        ("three:", f"three of kind c against seat +k: index = {index('three:attack:+1')} + 8 * "
+                   f"(position of c among the {combos} combo kinds) + (k - 1)"),
+        ("insert:depth=", f"put the kitten back with d cards above it: index = {lay.insert_base} + d"),
+    ]
+    if lay.streaking:
+        groups += [
+            ("five:", f"add combo kind c to five different: index = {index('five:attack')} + "
+                      f"position of c among the {combos} combo kinds"),
+            ("name:", f"three of a kind: ask for card c: index = {lay.name_base} + c"),
+            ("give:", f"Favor: give card c: index = {index('give:exploding_kitten')} + c"),
+            ("take:", f"five different: take card c from the discard pile: index = "
+                      f"{index('take:defuse')} + position of c among the {len(lay.take_index)} "
+                      "takeable kinds"),
+            ("target:+", f"aim my turned-up card at seat +k: index = {lay.target_base} + k"),
+            ("alter:", f"Alter the Future: put card c next, top first: index = "
+                       f"{index('alter:exploding_kitten')} + c"),
+            ("garbage:", f"Garbage Collection: put card c into the draw pile: index = "
+                         f"{index('garbage:exploding_kitten')} + c"),
+        ]
+    return groups
+
+
 #: Runs of actions collapsed into one row of the docs table.
-DOC_GROUPS = [
-    ("play:favor:+", "play favor on seat +k: index = 2 + k"),
-    ("pair:", "pair of kind c against seat +k: index = 13 + 8 * (position of c among the 11 "
-              "combo kinds) + (k - 1)"),
-    ("three:", "three of kind c against seat +k: index = 101 + 8 * (position of c among the 11 "
-               "combo kinds) + (k - 1)"),
-    ("insert:depth=", "put the kitten back with d cards above it: index = 228 + d"),
-]
+DOC_GROUPS = doc_groups(BASE)
+#: The expansion's tables, generated into the docstring below (cardgym.docs).
+EXTRA_LAYOUTS = [("streaking", STREAKING.action_table, STREAKING.observation_spec,
+                  doc_groups(STREAKING))]
 
 
 class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
@@ -244,12 +399,17 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
         combos: bool = True,
         empty_hand_target: str = "allowed",
         eliminated_cards: str = "discard",
+        expansions: tuple[str, ...] = (),
+        fast: bool = False,
         render_mode: str | None = None,
         render_seat: int | str | None = None,
         illegal_action: str = "raise",
     ) -> None:
         self.config = Config(num_players, hand_size, deck_defuses, attack_stacking, combos,
-                             empty_hand_target, eliminated_cards)
+                             empty_hand_target, eliminated_cards, expansions, fast)
+        self.layout = layout(self.config)
+        self.action_table = self.layout.action_table
+        self.observation_spec = self.layout.observation_spec
         super().__init__(num_players, render_mode, render_seat, illegal_action)
 
     # hooks --------------------------------------------------------------
@@ -261,23 +421,26 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
         return self.game_state.to_act  # type: ignore[union-attr]
 
     def _game_legal_mask(self) -> int:
-        return legal_action_mask(self.game_state)  # type: ignore[arg-type]
+        return self.layout.legal_mask(self.game_state)  # type: ignore[arg-type]
 
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
         state: State = self.game_state  # type: ignore[assignment]
         out_before = len(state.eliminated)
-        apply_action(state, action, rng)
-        if len(state.eliminated) == out_before:
+        self.layout.apply(state, action, rng)
+        out = state.eliminated[out_before:]
+        if not out and state.phase != GAME_OVER:
             return None
         rewards = [0.0] * state.num_players
-        rewards[state.eliminated[-1]] = -1.0
+        for seat in out:
+            rewards[seat] = -1.0
         if state.phase == GAME_OVER:
-            rewards[state.winner] = 1.0
+            if state.winner >= 0:
+                rewards[state.winner] = 1.0
             return StepOutcome(rewards, game_over=True)
-        return StepOutcome(rewards, finished=(state.eliminated[-1],))
+        return StepOutcome(rewards, finished=tuple(out))
 
     def _game_encode(self, seat: int) -> NDArray[np.float32]:
-        return encode(PlayerView(self.game_state, seat))  # type: ignore[arg-type]
+        return self.layout.encode(PlayerView(self.game_state, seat))  # type: ignore[arg-type]
 
     def _game_render(self, seat: int | None) -> str:
         state: State = self.game_state  # type: ignore[assignment]

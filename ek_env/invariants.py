@@ -4,40 +4,82 @@ from __future__ import annotations
 
 import numpy as np
 
-from ek_env.cards import KITTEN, NUM_KINDS, composition
-from ek_env.state import GAME_OVER, INSERT, NOBODY, NOPE_WINDOW, PLAY, UNKNOWN, State
+from ek_env.cards import KITTEN, STREAKING, composition
+from ek_env.state import (
+    ALTER,
+    GAME_OVER,
+    GARBAGE,
+    INSERT,
+    NOBODY,
+    NOPE_WINDOW,
+    PLAY,
+    TARGET,
+    UNKNOWN,
+    State,
+)
 
 
 def check_invariants(state: State) -> None:
     """Raise ``AssertionError`` naming the first broken invariant.
 
-    - every card is accounted for: deck, hands, discard, out of play, box and a
-      kitten being put back add up to the composition, kind by kind;
-    - kittens in the deck = players alive - 1 (less one being put back); no hand
-      holds a kitten;
-    - exploded players hold nothing; the seats to act and on turn are alive;
+    - every card is accounted for: deck, hands, discard, out of play, box, kittens
+      being put back, and (expansion) cards being reordered or put in by Garbage
+      Collection add up to the composition, kind by kind;
+    - base game: kittens in the deck = players alive - 1 (less one being put back),
+      no hand holds a kitten; expansion: kittens in the deck and hands are never more
+      than the players alive, a hand holds a kitten only with the Streaking Kitten
+      (or while it waits to explode), marked cards are held;
+    - exploded players hold nothing and are not blind; the seats to act and on turn
+      are alive;
     - every seat's knowledge is true: known depths hold the known card, lower bounds
       on hands do not exceed the hands;
-    - the game is over exactly when one player is left.
+    - the game is over exactly when one player is left, or (expansion) with no
+      winner when the draw pile ran dry.
     """
     n = state.num_players
+    streaking = state.config.streaking
     piles = np.array([*state.hands, state.discard, state.out_of_play, state.box])
     assert piles.min() >= 0, f"negative count in {piles.tolist()}"
-    totals = piles.sum(axis=0) + np.bincount(state.deck, minlength=NUM_KINDS)
+    limbo = state.deck + state.alter_left + state.alter_placed + state.garbage_in
+    totals = piles.sum(axis=0) + np.bincount(limbo, minlength=state.kinds)
     totals[KITTEN] += state.held_kitten
-    assert totals.tolist() == list(composition(n)), f"cards not conserved: {totals.tolist()}"
+    assert totals.tolist() == list(composition(n, streaking)), (
+        f"cards not conserved: {totals.tolist()}")
     alive = sum(state.alive)
-    assert state.deck.count(KITTEN) == alive - 1 - state.held_kitten, "kittens in deck != alive - 1"
-    assert (state.held_kitten == 1) == (state.phase == INSERT), "held kitten outside INSERT"
+    assert (state.held_kitten > 0) == (state.phase == INSERT), "held kitten outside INSERT"
+    if streaking:
+        in_play = limbo.count(KITTEN) + sum(hand[KITTEN] for hand in state.hands)
+        assert in_play + state.held_kitten <= alive, (
+            f"{in_play} kittens in play (+{state.held_kitten} being put back) "
+            f"for {alive} players")
+    else:
+        assert state.deck.count(KITTEN) == alive - 1 - state.held_kitten, "kittens in deck != alive - 1"
     for seat in range(n):
         hand = state.hands[seat]
-        assert hand[KITTEN] == 0, f"seat {seat} holds a kitten"
+        if streaking:
+            assert hand[KITTEN] <= 1, f"seat {seat} holds {hand[KITTEN]} kittens"
+            assert (not hand[KITTEN] or hand[STREAKING] or seat in state.explode_queue
+                    or seat in state.garbage_lost), (
+                f"seat {seat} holds a kitten without the streaking_kitten")
+            assert all(m <= h for m, h in zip(state.marked[seat], hand, strict=True)), (
+                f"seat {seat} has marked cards it does not hold")
+        else:
+            assert hand[KITTEN] == 0, f"seat {seat} holds a kitten"
         if not state.alive[seat]:
             assert not any(hand), f"exploded seat {seat} holds cards"
+            assert not state.blind[seat] and not any(state.marked[seat])
     assert len(state.eliminated) == n - alive and len(set(state.eliminated)) == n - alive
     if state.phase == GAME_OVER:
-        assert alive == 1 and state.alive[state.winner], "game over without one survivor"
+        if state.winner == NOBODY:
+            assert streaking and not state.deck and alive >= 2, "a draw without a dry deck"
+        else:
+            assert alive == 1 and state.alive[state.winner], "game over without one survivor"
         return
+    assert not state.explode_queue or state.phase == INSERT, "explosions waiting outside INSERT"
+    assert bool(state.alter_left) == (state.phase == ALTER), "cards being reordered outside ALTER"
+    assert bool(state.garbage_queue) == (state.phase == GARBAGE), "garbage queue outside GARBAGE"
+    if state.phase == TARGET:
+        assert state.blind[state.current] and state.pending_card >= 0
     assert alive >= 2 and state.winner == NOBODY, "one survivor but the game goes on"
     assert state.alive[state.current] and state.alive[state.to_act], "a dead seat is to act"
     assert state.owed >= 1, "the turn holder owes no turn"
@@ -53,7 +95,7 @@ def check_invariants(state: State) -> None:
                 assert state.deck[size - 1 - depth] == card, (
                     f"seat {seat} believes depth {depth} is {card}, it is {state.deck[size - 1 - depth]}"
                 )
-    bounds = np.array(state.known_hands).reshape(n, n, NUM_KINDS)
+    bounds = np.array(state.known_hands).reshape(n, n, state.kinds)
     wrong = np.argwhere(bounds > np.array(state.hands)[None, :, :])
     if wrong.size:
         observer, other, card = wrong[0]

@@ -13,23 +13,30 @@ from typing import Any
 import numpy as np
 
 from cardgym.errors import IllegalMoveError
-from ek_env import effects
+from ek_env import effects, hidden, streaking
 from ek_env.cards import (
     CATS,
     COMBO_KINDS,
+    COMBO_KINDS_STREAKING,
+    CURSE,
     DEFUSE,
     FAVOR,
     KITTEN,
+    MARK,
     NOPE,
-    NUM_KINDS,
     SINGLE_PLAYS,
+    STREAKING_PLAYS,
     TAKEABLE,
+    TAKEABLE_STREAKING,
     composition,
     deck_defuses,
+    deck_kittens,
 )
 from ek_env.state import (
+    ALTER,
     CHOOSE_FIVE,
     GAME_OVER,
+    GARBAGE,
     GIVE,
     INSERT,
     NAME_CARD,
@@ -37,10 +44,15 @@ from ek_env.state import (
     PHASE_NAMES,
     PLAY,
     TAKE,
-    UNKNOWN,
+    TARGET,
+    Alter,
+    BlindNope,
+    BlindPlay,
     ChooseFive,
+    ChooseTarget,
     Config,
     Draw,
+    Garbage,
     Give,
     Insert,
     Move,
@@ -69,9 +81,10 @@ def new_game(config: Config, rng: np.random.Generator,
 
         return from_scenario(config, rng, scenario)
     n = config.num_players
-    counts = composition(n)
+    streaking = config.streaking
+    counts = composition(n, streaking)
     state = State(config)
-    others = [card for card in range(NUM_KINDS) if card not in (KITTEN, DEFUSE)
+    others = [card for card in range(config.num_kinds) if card not in (KITTEN, DEFUSE)
               for _ in range(counts[card])]
     rng.shuffle(others)
     for seat in range(n):
@@ -79,11 +92,15 @@ def new_game(config: Config, rng: np.random.Generator,
         for _ in range(config.hand_size):
             hand[others.pop()] += 1
         hand[DEFUSE] += 1
-    extra_defuses = deck_defuses(n, config.deck_defuses)
-    deck = others + [KITTEN] * (n - 1) + [DEFUSE] * extra_defuses
+    if config.fast:  # a third of the undealt cards go back to the box unseen
+        for _ in range(len(others) // 3):
+            state.box[others.pop()] += 1
+    kittens = deck_kittens(n, streaking)
+    extra_defuses = deck_defuses(n, config.deck_defuses, streaking)
+    deck = others + [KITTEN] * kittens + [DEFUSE] * extra_defuses
     rng.shuffle(deck)
     state.deck = deck
-    state.box[KITTEN] = counts[KITTEN] - (n - 1)
+    state.box[KITTEN] = counts[KITTEN] - kittens
     state.box[DEFUSE] = counts[DEFUSE] - n - extra_defuses
     first = int(rng.integers(n))
     state.current = state.to_act = first
@@ -103,11 +120,12 @@ def is_over(state: State) -> bool:
 
 
 def returns(state: State) -> list[float]:
-    """Rewards so far: -1 to each exploded seat, +1 to the winner once the game is over."""
+    """Rewards so far: -1 to each exploded seat, +1 to the winner once the game is over
+    (none when the draw pile ran dry: the players left share a draw at 0)."""
     result = [0.0] * state.num_players
     for seat in state.eliminated:
         result[seat] = -1.0
-    if state.phase == GAME_OVER:
+    if state.phase == GAME_OVER and state.winner >= 0:
         result[state.winner] = 1.0
     return result
 
@@ -126,9 +144,24 @@ def target_offsets(state: State, need_cards: bool) -> int:
     return mask
 
 
+def combo_kinds(config: Config) -> tuple[int, ...]:
+    """Kinds that may join a combo (never a kitten, a Defuse or a Streaking Kitten)."""
+    return COMBO_KINDS_STREAKING if config.streaking else COMBO_KINDS
+
+
+def takeable(config: Config) -> tuple[int, ...]:
+    """Kinds five different may take from the discard pile."""
+    return TAKEABLE_STREAKING if config.streaking else TAKEABLE
+
+
 def pair_kinds(config: Config) -> tuple[int, ...]:
     """Kinds that may form a pair (or three of a kind): cats only without combos."""
-    return COMBO_KINDS if config.combos else CATS
+    return combo_kinds(config) if config.combos else CATS
+
+
+def single_plays(config: Config) -> tuple[int, ...]:
+    """Action cards played alone by choice."""
+    return SINGLE_PLAYS + STREAKING_PLAYS if config.streaking else SINGLE_PLAYS
 
 
 def five_choices(state: State) -> list[int]:
@@ -137,7 +170,7 @@ def five_choices(state: State) -> list[int]:
     hand = state.hands[state.current]
     chosen = state.pending_five
     last = chosen[-1] if chosen else -1
-    left = [card for card in COMBO_KINDS if card > last and hand[card]]
+    left = [card for card in combo_kinds(state.config) if card > last and hand[card]]
     needed = 5 - len(chosen)
     return [card for i, card in enumerate(left) if len(left) - i >= needed]
 
@@ -145,23 +178,36 @@ def five_choices(state: State) -> list[int]:
 def legal_moves(state: State) -> list[Move]:
     """The legal moves of the seat to act, in action-table order."""
     phase = state.phase
+    seat = state.to_act
     if phase == PLAY:
+        if state.blind[seat]:
+            return [Draw(), BlindPlay()] if any(state.hands[seat]) else [Draw()]
         return _play_moves(state)
     if phase == NOPE_WINDOW:
-        if state.hands[state.to_act][NOPE]:
+        if state.blind[seat]:
+            return [BlindNope(), Pass()] if any(state.hands[seat]) else [Pass()]
+        if state.hands[seat][NOPE]:
             return [Nope(), Pass()]
         return [Pass()]
     if phase == CHOOSE_FIVE:
         return [ChooseFive(card) for card in five_choices(state)]
     if phase == NAME_CARD:
-        return [NameCard(card) for card in range(NUM_KINDS)]
+        return [NameCard(card) for card in range(state.kinds)]
     if phase == GIVE:
-        hand = state.hands[state.to_act]
-        return [Give(card) for card in range(NUM_KINDS) if hand[card]]
+        hand = state.hands[seat]
+        return [Give(card) for card in range(state.kinds) if hand[card]]
     if phase == INSERT:
         return [Insert(depth) for depth in range(len(state.deck) + 1)]
     if phase == TAKE:
-        return [Take(card) for card in TAKEABLE if state.discard[card]]
+        return [Take(card) for card in takeable(state.config) if state.discard[card]]
+    if phase == ALTER:
+        return [Alter(card) for card in sorted(set(state.alter_left))]
+    if phase == GARBAGE:
+        hand = state.hands[seat]
+        return [Garbage(card) for card in range(state.kinds) if hand[card]]
+    if phase == TARGET:
+        return [ChooseTarget(target)
+                for target in streaking.valid_targets(state, state.pending_card)]
     return []
 
 
@@ -175,22 +221,25 @@ def _play_moves(state: State) -> list[Move]:
     hand = state.hands[state.current]
     forbid_empty = config.empty_hand_target == "forbidden"
     targets = _seats(state, target_offsets(state, forbid_empty))
+    anyone = _seats(state, target_offsets(state, False))
     moves: list[Move] = [Draw()]
-    for card in SINGLE_PLAYS:
+    for card in single_plays(config):
         if hand[card]:
-            if card == FAVOR:
+            if card in (FAVOR, MARK):
                 moves += [PlayCard(card, seat) for seat in targets]
+            elif card == CURSE:
+                moves += [PlayCard(card, seat) for seat in anyone]
             else:
                 moves.append(PlayCard(card))
     for card in pair_kinds(config):
         if hand[card] >= 2:
             moves += [PlayPair(card, seat) for seat in targets]
     if config.combos:
-        anyone = _seats(state, target_offsets(state, False))
-        for card in COMBO_KINDS:
+        kinds = combo_kinds(config)
+        for card in kinds:
             if hand[card] >= 3:
                 moves += [PlayThree(card, seat) for seat in anyone]
-        if sum(1 for card in COMBO_KINDS if hand[card]) >= 5:
+        if sum(1 for card in kinds if hand[card]) >= 5:
             moves.append(PlayFive())
     return moves
 
@@ -231,69 +280,25 @@ def apply_unchecked(state: State, move: Move, rng: np.random.Generator) -> None:
     elif isinstance(move, ChooseFive):
         effects.choose_five(state, move.card)
     elif isinstance(move, Give):
-        effects.give(state, move.card)
+        effects.give(state, move.card, rng)
     elif isinstance(move, Insert):
-        effects.insert(state, move.depth)
+        effects.insert(state, move.depth, rng)
     elif isinstance(move, Take):
         effects.take(state, move.card)
+    elif isinstance(move, BlindPlay):
+        streaking.blind_play(state, rng)
+    elif isinstance(move, BlindNope):
+        streaking.blind_nope(state, rng)
+    elif isinstance(move, ChooseTarget):
+        streaking.choose_target(state, move.target)
+    elif isinstance(move, Alter):
+        streaking.alter(state, move.card)
+    elif isinstance(move, Garbage):
+        streaking.garbage(state, move.card, rng)
     else:  # pragma: no cover - Move is a closed union
         raise IllegalMoveError(f"unknown move {move!r}")
 
 
 # ------------------------------------------------------------- information
 
-
-def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
-    """A state ``seat`` cannot tell apart from ``state``.
-
-    Every card whose place ``seat`` does not know (draw pile depths it has not seen
-    or placed, other hands beyond its known lower bounds) is dealt anew at random,
-    with kittens only in the draw pile and every hand keeping its size. Other seats'
-    private knowledge is made consistent with the new deal (known depths show the
-    new card; lower bounds are capped by the new hands).
-    """
-    other = state.clone()
-    n = other.num_players
-    deck = other.deck
-    known = other.known_deck[seat]
-    size = len(deck)
-    open_slots = [size - 1 - depth for depth in range(size)
-                  if depth >= len(known) or known[depth] == UNKNOWN]
-    pool = [deck[index] for index in open_slots]
-    hand_slots: list[int] = []
-    for holder in range(n):
-        if holder == seat:
-            continue
-        hand = other.hands[holder]
-        start = (seat * n + holder) * NUM_KINDS
-        for card in range(NUM_KINDS):
-            free = hand[card] - other.known_hands[start + card]
-            if free > 0:
-                pool += [card] * free
-                hand_slots += [holder] * free
-                hand[card] -= free
-    kittens = [card for card in pool if card == KITTEN]
-    # Sorted before the shuffle: the sample depends on what ``seat`` knows and on the
-    # generator alone, not on where the hidden cards really are.
-    cards = sorted(card for card in pool if card != KITTEN)
-    rng.shuffle(cards)
-    for holder in hand_slots:
-        other.hands[holder][cards.pop()] += 1
-    rest = cards + kittens
-    rng.shuffle(rest)
-    for index, card in zip(open_slots, rest, strict=True):
-        deck[index] = card
-    for observer in range(n):
-        if observer == seat:
-            continue
-        observed = other.known_deck[observer]
-        for depth, card in enumerate(observed):
-            if card != UNKNOWN:
-                observed[depth] = deck[size - 1 - depth]
-        for holder in range(n):
-            start = (observer * n + holder) * NUM_KINDS
-            hand = other.hands[holder]
-            for card in range(NUM_KINDS):
-                if other.known_hands[start + card] > hand[card]:
-                    other.known_hands[start + card] = hand[card]
-    return other
+resample_hidden = hidden.resample_hidden

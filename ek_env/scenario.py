@@ -3,13 +3,18 @@
 A scenario is a mapping; cards are written by name (``"taco_cat"``, ``"See the
 Future"``), by ``Card`` or by kind number:
 
-- ``hands`` (required): one list of cards per seat (no Exploding Kittens).
+- ``hands`` (required): one list of cards per seat (no Exploding Kittens; with the
+  Streaking Kittens expansion a hand holding the Streaking Kitten may hold one).
 - ``deck`` (required): the whole draw pile, top first, with exactly players - 1
-  Exploding Kittens.
+  Exploding Kittens (with the expansion: any number, as long as the kittens in the
+  deck and in hands are not more than the players).
 - ``discard``: cards already in the discard pile (default none).
 - ``first_player``: the seat whose turn it is (default: random).
 - ``owed_turns``: turns that player owes, the current one included (default 1).
 - ``attacked``: whether those turns come from an Attack (default: ``owed_turns > 1``).
+- ``blind`` (expansion only): the seats that are blind (default none).
+- ``marked`` (expansion only): one list of cards per seat, its marked cards, each
+  held in that seat's hand (default none).
 
 Cards not named stay in the box. No kind may be named more often than the game
 holds it (one deck, two from six players). Every error says what was wrong and
@@ -18,41 +23,43 @@ what is allowed; a failed scenario changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from cardgym.errors import ScenarioError
-from ek_env.cards import CARD_BY_NAME, CARD_NAMES, KITTEN, NUM_KINDS, composition
+from ek_env.cards import CARD_BY_NAME, CARD_NAMES, KITTEN, NUM_KINDS, STREAKING, composition
 from ek_env.state import Config, State
 
 KEYS = ("hands", "deck", "discard", "first_player", "owed_turns", "attacked")
+STREAKING_KEYS = ("blind", "marked")
 
 
-def parse_card(value: object) -> int:
-    """A card kind from a name, ``Card`` or kind number.
+def parse_card(value: object, kinds: int = NUM_KINDS) -> int:
+    """A card kind from a name, ``Card`` or kind number, among the first ``kinds``.
 
     Raises:
         ValueError: naming the value and the card names allowed.
     """
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        if 0 <= int(value) < NUM_KINDS:
+        if 0 <= int(value) < kinds:
             return int(value)
     elif isinstance(value, str):
         key = value.strip().lower().replace(" ", "_").replace("-", "_")
-        if key in CARD_BY_NAME:
+        if CARD_BY_NAME.get(key, kinds) < kinds:
             return CARD_BY_NAME[key]
-    raise ValueError(f"{value!r} is not a card; cards: {', '.join(CARD_NAMES)}")
+    raise ValueError(f"{value!r} is not a card of this game; cards: "
+                     f"{', '.join(CARD_NAMES[:kinds])}")
 
 
-def _cards(value: object, where: str) -> list[int]:
+def _cards(value: object, where: str, kinds: int) -> list[int]:
     if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
         raise ScenarioError(f"{where} must be a list of cards, got {value!r}")
     cards = []
     for i, item in enumerate(value):  # type: ignore[attr-defined]
         try:
-            cards.append(parse_card(item))
+            cards.append(parse_card(item, kinds))
         except ValueError as error:
             raise ScenarioError(f"{where}[{i}]: {error}") from None
     return cards
@@ -68,9 +75,12 @@ def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[st
     """The state a scenario describes (see the module docstring)."""
     if not isinstance(scenario, Mapping):
         raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {scenario!r}")
-    unknown = sorted(str(key) for key in set(scenario) - set(KEYS))
+    keys = KEYS + STREAKING_KEYS if config.streaking else KEYS
+    unknown = sorted(str(key) for key in set(scenario) - set(keys))
     if unknown:
-        raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(KEYS)}")
+        raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(keys)}"
+                            + ("" if config.streaking else
+                               " (blind and marked need expansions=('streaking',))"))
     missing = [key for key in ("hands", "deck") if key not in scenario]
     if missing:
         raise ScenarioError(f"a scenario needs {' and '.join(missing)}; keys: {', '.join(KEYS)}")
@@ -78,21 +88,33 @@ def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[st
     raw_hands = scenario["hands"]
     if isinstance(raw_hands, (str, bytes)) or not hasattr(raw_hands, "__len__") or len(raw_hands) != n:
         raise ScenarioError(f"'hands' must list one hand (a list of cards) for each of the {n} seats")
-    hands = [_cards(hand, f"hands[{seat}]") for seat, hand in enumerate(raw_hands)]
+    kinds = config.num_kinds
+    hands = [_cards(hand, f"hands[{seat}]", kinds) for seat, hand in enumerate(raw_hands)]
     for seat, hand in enumerate(hands):
-        if KITTEN in hand:
-            raise ScenarioError(f"hands[{seat}] holds an exploding_kitten; kittens start in the deck")
-    deck = _cards(scenario["deck"], "deck")
-    if deck.count(KITTEN) != n - 1:
+        held = hand.count(KITTEN)
+        if held and not (config.streaking and held == 1 and STREAKING in hand):
+            raise ScenarioError(
+                f"hands[{seat}] holds {held} exploding_kitten; kittens start in the deck"
+                + (" (a hand may hold one with the streaking_kitten)" if config.streaking else "")
+            )
+    deck = _cards(scenario["deck"], "deck", kinds)
+    held = sum(hand.count(KITTEN) for hand in hands)
+    if config.streaking:
+        if deck.count(KITTEN) + held > n:
+            raise ScenarioError(
+                f"the deck and hands hold {deck.count(KITTEN) + held} exploding_kitten cards; "
+                f"at most one per player ({n})"
+            )
+    elif deck.count(KITTEN) != n - 1:
         raise ScenarioError(
             f"the deck must hold players - 1 = {n - 1} exploding_kitten cards, got {deck.count(KITTEN)}"
         )
-    discard = _cards(scenario.get("discard", []), "discard")
-    counts = composition(n)
-    used = [0] * NUM_KINDS
+    discard = _cards(scenario.get("discard", []), "discard", kinds)
+    counts = composition(n, config.streaking)
+    used = [0] * kinds
     for card in [c for hand in hands for c in hand] + deck + discard:
         used[card] += 1
-    for card in range(NUM_KINDS):
+    for card in range(kinds):
         if used[card] > counts[card]:
             raise ScenarioError(
                 f"the scenario names {CARD_NAMES[card]} {used[card]} times; "
@@ -104,6 +126,8 @@ def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[st
     attacked = scenario.get("attacked", owed > 1)
     if not isinstance(attacked, bool):
         raise ScenarioError(f"attacked must be True or False, got {attacked!r}")
+    blind = _blind_seats(scenario.get("blind", []), n)
+    marked = _marked(scenario.get("marked"), hands, kinds)
 
     state = State(config)
     for seat, hand in enumerate(hands):
@@ -112,8 +136,35 @@ def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[st
     state.deck = deck[::-1]  # top card last
     for card in discard:
         state.discard[card] += 1
-    state.box = [counts[card] - used[card] for card in range(NUM_KINDS)]
+    state.box = [counts[card] - used[card] for card in range(kinds)]
+    for seat in blind:
+        state.blind[seat] = True
+    state.marked = marked
     state.current = state.to_act = first_seat if first_seat is not None else int(rng.integers(n))
     state.owed = owed
     state.attacked = attacked
     return state
+
+
+def _blind_seats(value: object, n: int) -> list[int]:
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise ScenarioError(f"blind must be a list of seats 0..{n - 1}, got {value!r}")
+    return [_seat_count(seat, "blind", 0, n - 1) for seat in value]  # type: ignore[attr-defined]
+
+
+def _marked(value: object, hands: list[list[int]], kinds: int) -> list[list[int]]:
+    n = len(hands)
+    marks = [[0] * kinds for _ in range(n)]
+    if value is None:
+        return marks
+    if not isinstance(value, Sequence) or isinstance(value, (str, bytes)) or len(value) != n:
+        raise ScenarioError(f"'marked' must list the marked cards of each of the {n} seats")
+    for seat, cards in enumerate(value):
+        for card in _cards(cards, f"marked[{seat}]", kinds):
+            marks[seat][card] += 1
+            if marks[seat][card] > hands[seat].count(card):
+                raise ScenarioError(
+                    f"marked[{seat}] marks {CARD_NAMES[card]} {marks[seat][card]} times; "
+                    f"hands[{seat}] holds {hands[seat].count(card)}"
+                )
+    return marks

@@ -16,7 +16,15 @@ import numpy as np
 
 from cardgym.errors import OptionError
 from cardgym.state import SlotState
-from ek_env.cards import DECK_DEFUSE_RULES, HAND_SIZES, MAX_PLAYERS, MIN_PLAYERS, NUM_KINDS
+from ek_env.cards import (
+    DECK_DEFUSE_RULES,
+    EXPANSIONS,
+    HAND_SIZES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_KINDS,
+    NUM_KINDS_STREAKING,
+)
 
 # Phases: what the seat to act decides.
 PLAY: Final = 0  # the turn holder plays a card or combo, or draws to end the turn
@@ -27,9 +35,21 @@ GIVE: Final = 4  # Favor: the target chooses a card to give
 INSERT: Final = 5  # Defuse: put the kitten back at a chosen depth
 TAKE: Final = 6  # five different: take a card from the discard pile
 GAME_OVER: Final = 7
+# Streaking Kittens phases
+ALTER: Final = 8  # Alter the Future 5x: place the next card, top first
+GARBAGE: Final = 9  # Garbage Collection: put one card from hand into the draw pile
+TARGET: Final = 10  # a blind player's turned-up Favor, Mark or Curse: choose the target
 PHASE_NAMES: Final = (
     "play", "choose_five", "name_card", "nope_window", "give", "insert", "take", "game_over",
+    "alter", "garbage", "target",
 )
+#: Phases of the base game (the base observation's one-hot).
+BASE_PHASES: Final = 8
+
+# What continues once every pending explosion is settled.
+RESUME_PLAY: Final = 0  # the turn holder plays on
+RESUME_DRAW: Final = 1  # the exploding seat's own draw settles one owed turn
+RESUME_WINDOW: Final = 2  # the Nope window goes on after the seat that tried to Nope
 
 # Kinds of pending (announced, not yet resolved) plays.
 NO_PLAY: Final = 0
@@ -71,6 +91,10 @@ class Config:
             no effect) or ``"forbidden"``.
         eliminated_cards: ``"discard"`` (an exploded player's hand and kitten go to the
             discard pile) or ``"out_of_play"`` (shown, then set aside).
+        expansions: ``()`` or ``("streaking",)``: the Streaking Kittens expansion
+            (RULES.md §4); a list is taken as a tuple.
+        fast: with the expansion, remove a third of the undealt cards unseen before
+            the kittens and leftover Defuses go in.
     """
 
     num_players: int = 2
@@ -80,6 +104,8 @@ class Config:
     combos: bool = True
     empty_hand_target: str = "allowed"
     eliminated_cards: str = "discard"
+    expansions: tuple[str, ...] = ()
+    fast: bool = False
 
     def __post_init__(self) -> None:
         for name in ("num_players", "hand_size"):  # numpy integers are welcome too
@@ -101,6 +127,33 @@ class Config:
         _check_choice("combos", self.combos, (True, False))
         _check_choice("empty_hand_target", self.empty_hand_target, EMPTY_HAND_TARGET_OPTIONS)
         _check_choice("eliminated_cards", self.eliminated_cards, ELIMINATED_CARDS_OPTIONS)
+        expansions = self.expansions
+        if isinstance(expansions, str):  # one name, e.g. from ``--option expansions=streaking``
+            expansions = (expansions,)
+            object.__setattr__(self, "expansions", expansions)
+        if isinstance(expansions, list):
+            expansions = tuple(expansions)
+            object.__setattr__(self, "expansions", expansions)
+        if (not isinstance(expansions, tuple) or len(set(expansions)) != len(expansions)
+                or any(name not in EXPANSIONS for name in expansions)):
+            raise OptionError(
+                f"expansions={self.expansions!r} is not valid; give a tuple of distinct names "
+                f"from: {', '.join(map(repr, EXPANSIONS))} (or () for the base game)"
+            )
+        _check_choice("fast", self.fast, (False, True))
+        if self.fast and not self.streaking:
+            raise OptionError("fast=True applies to the Streaking Kittens expansion; "
+                              "pass expansions=('streaking',) with it")
+
+    @property
+    def streaking(self) -> bool:
+        """Whether the Streaking Kittens expansion is in play."""
+        return "streaking" in self.expansions
+
+    @property
+    def num_kinds(self) -> int:
+        """Card kinds in play: the length of every count-per-kind list."""
+        return NUM_KINDS_STREAKING if "streaking" in self.expansions else NUM_KINDS
 
 
 class State(SlotState):
@@ -114,7 +167,18 @@ class State(SlotState):
         pending_*: the announced play awaiting its Nope window and resolution.
         window_last: the seat whose play or Nope opened the running Nope window; it
             is asked last.
-        held_kitten: 1 while a drawn kitten waits to be put back with a Defuse.
+        held_kitten: defused kittens waiting to be put back by the seat to act (phase
+            INSERT): 1 in the base game, more after a blind player's explosion.
+        kinds: card kinds in play (``config.num_kinds``).
+        blind, marked: Streaking Kittens: blind seats; per seat the counts of its
+            marked (public) cards.
+        explode_queue: seats whose kitten explodes next (Garbage Collection can
+            explode several); resume, resume_seat: what goes on once they are settled.
+        alter_left, alter_placed: Alter the Future 5x: cards still to place, and the
+            cards placed so far (top first); they are off the draw pile meanwhile.
+        garbage_queue, garbage_in, garbage_from, garbage_lost: Garbage Collection:
+            seats still to put a card in, the cards put in and who put them, and the
+            seats whose Streaking Kitten went in while they held a kitten.
         known_deck: per seat, the kind at each depth (0 = top) it knows, else UNKNOWN.
         known_hands: flat ``[observer * n + other][kind]`` lower bounds, as one list of
             ``n * n * NUM_KINDS`` counts.
@@ -126,17 +190,21 @@ class State(SlotState):
         "current", "owed", "attacked", "phase", "to_act", "pending_kind", "pending_card",
         "pending_target", "pending_named", "pending_five", "nopes", "window_last",
         "held_kitten", "known_deck", "known_hands", "eliminated", "winner", "turns_played",
+        "kinds", "blind", "marked", "explode_queue", "resume", "resume_seat", "alter_left",
+        "alter_placed", "garbage_queue", "garbage_in", "garbage_from", "garbage_lost",
     )
 
     def __init__(self, config: Config) -> None:
         n = config.num_players
+        k = config.num_kinds
         self.config = config
         self.num_players = n
+        self.kinds = k
         self.deck: list[int] = []
-        self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(n)]
-        self.discard: list[int] = [0] * NUM_KINDS
-        self.out_of_play: list[int] = [0] * NUM_KINDS
-        self.box: list[int] = [0] * NUM_KINDS
+        self.hands: list[list[int]] = [[0] * k for _ in range(n)]
+        self.discard: list[int] = [0] * k
+        self.out_of_play: list[int] = [0] * k
+        self.box: list[int] = [0] * k
         self.alive: list[bool] = [True] * n
         self.current: int = 0
         self.owed: int = 1
@@ -152,10 +220,21 @@ class State(SlotState):
         self.window_last: int = NOBODY
         self.held_kitten: int = 0
         self.known_deck: list[list[int]] = [[] for _ in range(n)]
-        self.known_hands: list[int] = [0] * (n * n * NUM_KINDS)
+        self.known_hands: list[int] = [0] * (n * n * k)
         self.eliminated: list[int] = []
         self.winner: int = NOBODY
         self.turns_played: int = 0
+        self.blind: list[bool] = [False] * n
+        self.marked: list[list[int]] = [[0] * k for _ in range(n)]
+        self.explode_queue: list[int] = []
+        self.resume: int = RESUME_PLAY
+        self.resume_seat: int = NOBODY
+        self.alter_left: list[int] = []
+        self.alter_placed: list[int] = []
+        self.garbage_queue: list[int] = []
+        self.garbage_in: list[int] = []
+        self.garbage_from: list[int] = []
+        self.garbage_lost: list[int] = []
 
     def clone(self) -> State:
         """An independent copy (the config is shared: it is immutable)."""
@@ -186,6 +265,18 @@ class State(SlotState):
         other.eliminated = self.eliminated[:]
         other.winner = self.winner
         other.turns_played = self.turns_played
+        other.kinds = self.kinds
+        other.blind = self.blind[:]
+        other.marked = [marks[:] for marks in self.marked]
+        other.explode_queue = self.explode_queue[:]
+        other.resume = self.resume
+        other.resume_seat = self.resume_seat
+        other.alter_left = self.alter_left[:]
+        other.alter_placed = self.alter_placed[:]
+        other.garbage_queue = self.garbage_queue[:]
+        other.garbage_in = self.garbage_in[:]
+        other.garbage_from = self.garbage_from[:]
+        other.garbage_lost = self.garbage_lost[:]
         return other
 
     def hand_size(self, seat: int) -> int:
@@ -274,5 +365,36 @@ class Take:
     card: int
 
 
+@dataclass(frozen=True, slots=True)
+class BlindPlay:
+    """Streaking Kittens: a blind turn holder plays a random card of their hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlindNope:
+    """Streaking Kittens: a blind seat asked in a Nope window tries a random card."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTarget:
+    """Streaking Kittens: the target of a blind player's turned-up Favor, Mark or Curse."""
+
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Alter:
+    """Alter the Future 5x: put a card of this kind at the next depth, top first."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Garbage:
+    """Garbage Collection: put a card of this kind from hand into the draw pile."""
+
+    card: int
+
+
 Move = (Draw | PlayCard | PlayPair | PlayThree | PlayFive | ChooseFive | NameCard | Nope | Pass
-        | Give | Insert | Take)
+        | Give | Insert | Take | BlindPlay | BlindNope | ChooseTarget | Alter | Garbage)

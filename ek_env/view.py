@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ek_env.cards import NUM_KINDS
+from ek_env.cards import KITTEN, MAX_PLAYERS, MIN_PLAYERS, composition
 from ek_env.knowledge import row
 from ek_env.state import UNKNOWN
+
+#: Exploding Kittens in the box with the expansion, by player count.
+_KITTENS = {n: composition(n, True)[KITTEN] for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 if TYPE_CHECKING:
     from ek_env.state import Config, State
@@ -82,9 +85,14 @@ class PlayerView:
 
     @property
     def kittens_in_deck(self) -> int:
-        """Public: one fewer than the players alive, less a kitten being put back."""
+        """Public: base game, one fewer than the players alive, less a kitten being put
+        back; with the expansion, the kittens in play that are not being put back (in
+        the draw pile or held in hands: a held kitten is secret)."""
         state = self._state
-        return sum(state.alive) - 1 - state.held_kitten
+        if not state.config.streaking:
+            return sum(state.alive) - 1 - state.held_kitten
+        gone = state.box[KITTEN] + state.discard[KITTEN] + state.out_of_play[KITTEN]
+        return _KITTENS[state.num_players] - gone - state.held_kitten
 
     @property
     def pending(self) -> tuple[int, int, int, int, tuple[int, ...], int, int]:
@@ -106,7 +114,62 @@ class PlayerView:
 
     @property
     def my_hand(self) -> list[int]:
-        return self._state.hands[self.seat][:]
+        """My hand; while I am blind, only what I know of it: the marked cards and
+        those I saw arrive (the larger of the two, kind by kind)."""
+        state, seat = self._state, self.seat
+        if not state.blind[seat]:
+            return state.hands[seat][:]
+        start = row(state, seat, seat)
+        known = state.known_hands[start : start + state.kinds]
+        return [max(a, b) for a, b in zip(known, state.marked[seat], strict=True)]
+
+    # Streaking Kittens: public facts and the seat's own reordering -----------
+
+    def is_blind(self, seat: int) -> bool:
+        return self._state.blind[seat]
+
+    @property
+    def blind(self) -> list[bool]:
+        return self._state.blind[:]
+
+    def marked(self, seat: int) -> list[int]:
+        """Counts per kind of ``seat``'s marked cards (public)."""
+        return self._state.marked[seat][:]
+
+    def marked_hands(self) -> list[tuple[int, list[int]]]:
+        """(seat, marked counts per kind) of every seat with marked cards (public)."""
+        return [(seat, marks[:]) for seat, marks in enumerate(self._state.marked) if any(marks)]
+
+    def streaking_facts(self) -> tuple[list[bool], list[tuple[int, list[int]]], int, list[int],
+                                       list[int], list[int], list[int]]:
+        """The expansion's facts for the encoder in one call: blind seats, marked
+        hands, kittens to insert, seats exploding next, seats still to put a card in
+        for Garbage Collection, and my Alter the Future cards (left, placed)."""
+        state = self._state
+        marked = [(seat, marks[:]) for seat, marks in enumerate(state.marked) if any(marks)]
+        left, placed = self.my_alter() if state.alter_left else ([], [])
+        return (state.blind[:], marked, state.held_kitten, state.explode_queue[:],
+                state.garbage_queue[:], left, placed)
+
+    @property
+    def kittens_to_insert(self) -> int:
+        return self._state.held_kitten
+
+    def exploding(self) -> list[int]:
+        """Seats whose held kitten explodes next (announced)."""
+        return self._state.explode_queue[:]
+
+    def garbage_waiting(self) -> list[int]:
+        """Seats still to put a card in for Garbage Collection."""
+        return self._state.garbage_queue[:]
+
+    def my_alter(self) -> tuple[list[int], list[int]]:
+        """The cards I still have to place and those I placed (Alter the Future), if I
+        am the one reordering; else nothing."""
+        state = self._state
+        if state.alter_left and state.current == self.seat:
+            return state.alter_left[:], state.alter_placed[:]
+        return [], []
 
     def known_deck(self) -> list[tuple[int, int]]:
         """(depth, card) pairs of the draw pile this seat knows, 0 = top."""
@@ -115,13 +178,14 @@ class PlayerView:
 
     def known_hands_relative(self) -> list[int]:
         """Lower bounds on every other seat's hand, clockwise from the next seat, as one
-        flat list of ``(num_players - 1) * NUM_KINDS`` counts."""
+        flat list of ``(num_players - 1) * kinds`` counts."""
         state, seat = self._state, self.seat
-        width = state.num_players * NUM_KINDS
+        kinds = state.kinds
+        width = state.num_players * kinds
         block = state.known_hands[seat * width : (seat + 1) * width]
-        return block[(seat + 1) * NUM_KINDS :] + block[: seat * NUM_KINDS]
+        return block[(seat + 1) * kinds :] + block[: seat * kinds]
 
     def known_hand(self, other: int) -> list[int]:
         """Lower bounds on the count of each kind in ``other``'s hand."""
         start = row(self._state, self.seat, other)
-        return self._state.known_hands[start : start + NUM_KINDS]
+        return self._state.known_hands[start : start + self._state.kinds]

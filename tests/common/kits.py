@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 
@@ -52,6 +53,25 @@ EK = GameKit(
     max_steps=50_000,
 )
 
+STREAKING = ("streaking",)
+
+EK_STREAKING = GameKit(
+    name="exploding_kittens_streaking",
+    make_env=functools.partial(ek_env_factory, expansions=STREAKING),
+    player_counts=tuple(range(2, 10)),
+    legal_moves=ek_rules.legal_moves,
+    move_to_action=ek_encoding.move_to_action,
+    resample_hidden=ek_rules.resample_hidden,
+    invariants=ek_invariants,
+    option_sets=(
+        {},
+        {"fast": True, "hand_size": 4, "attack_stacking": "stack",
+         "empty_hand_target": "forbidden", "eliminated_cards": "out_of_play"},
+        {"combos": False, "fast": True},
+    ),
+    max_steps=50_000,
+)
+
 KAKELAAR = GameKit(
     name="karel_kakelaar",
     make_env=kakelaar_env_factory,
@@ -68,11 +88,12 @@ KAKELAAR = GameKit(
     max_steps=2_000,
 )
 
-KITS = (PHPETS, EK, KAKELAAR)
+KITS = (PHPETS, EK, EK_STREAKING, KAKELAAR)
 
 #: Relative share of the fuzz games by player count (default 1).
 FUZZ_WEIGHTS: dict[str, dict[int, float]] = {
     "exploding_kittens": {2: 4.0, 3: 4.0, 4: 4.0, 5: 4.0},
+    "exploding_kittens_streaking": {2: 4.0, 3: 4.0, 4: 4.0, 5: 4.0},
 }
 
 #: Random games per game in the fuzz test (CI runs the default: 10,000).

@@ -44,13 +44,16 @@ def make(
     owed: int = 1,
     attacked: bool | None = None,
     discard: Sequence[int] = (),
+    blind: Sequence[int] | None = None,
+    marked: Sequence[Sequence[int]] | None = None,
     seed: int = 0,
     **options: Any,
 ) -> tuple[State, np.random.Generator]:
     """The position a scenario describes, and a seeded generator to play on with.
 
-    ``deck`` is top first and must hold players - 1 kittens. ``options`` are
-    ``Config`` fields other than ``num_players`` (taken from ``len(hands)``).
+    ``deck`` is top first and must hold players - 1 kittens (base game). ``options``
+    are ``Config`` fields other than ``num_players`` (taken from ``len(hands)``);
+    ``blind`` and ``marked`` are the Streaking Kittens scenario keys.
     """
     config = Config(num_players=len(hands), **options)
     scenario: dict[str, Any] = {
@@ -62,6 +65,10 @@ def make(
     }
     if attacked is not None:
         scenario["attacked"] = attacked
+    if blind is not None:
+        scenario["blind"] = list(blind)
+    if marked is not None:
+        scenario["marked"] = [list(cards) for cards in marked]
     state = rules.new_game(config, np.random.default_rng(seed), scenario)
     check_invariants(state)
     return state, np.random.default_rng(seed)

@@ -1,0 +1,186 @@
+"""Resampling what one seat cannot see: a state it cannot tell apart from the true one.
+
+Used by the leak tests and by search agents (determinisation). Every card whose place
+the seat does not know is dealt anew; the deal depends only on the seat's
+information and the generator, never on where the hidden cards really are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ek_env.cards import DEFUSE, KITTEN, STREAKING
+from ek_env.state import ALTER, NOBODY, UNKNOWN, State
+
+# Slot kinds: a card may go to a pile slot (draw pile, cards being reordered, cards
+# put in by Garbage Collection), a hand, or the box (cards the fast option removed).
+_PILE, _HAND, _BOX = 0, 1, 2
+
+
+def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
+    """A state ``seat`` cannot tell apart from ``state``.
+
+    Hidden cards are: draw-pile depths the seat has not seen or placed; every other
+    hand beyond what the seat knows of it (its lower bounds and the marked cards);
+    the seat's own hand beyond what it knows while blind; with the Streaking Kittens
+    expansion, the cards another seat is reordering (Alter the Future), cards other
+    seats put in during Garbage Collection, and the cards the ``fast`` option left in
+    the box. They are dealt anew at random: Exploding Kittens to pile slots (a hand
+    keeps a kitten only where the seat knows of it; the Streaking Kitten goes along
+    with it), Defuses never to the box. Other seats' private knowledge is made
+    consistent with the new deal.
+    """
+    other = state.clone()
+    n = other.num_players
+    kinds = other.kinds
+    deck = other.deck
+    size = len(deck)
+    known = other.known_deck[seat]
+    slots: list[tuple[int, int]] = []  # (slot kind, where)
+    pool: list[int] = []
+    for depth in range(size):
+        if depth >= len(known) or known[depth] == UNKNOWN:
+            index = size - 1 - depth
+            slots.append((_PILE, index))
+            pool.append(deck[index])
+    alter_hidden = other.phase == ALTER and other.current != seat
+    if alter_hidden:
+        cards = other.alter_placed + other.alter_left
+        for position, card in enumerate(cards):
+            slots.append((_PILE, -1 - position))
+            pool.append(card)
+    for position, (giver, card) in enumerate(zip(other.garbage_from, other.garbage_in,
+                                                  strict=True)):
+        if giver != seat:
+            slots.append((_PILE, -100 - position))
+            pool.append(card)
+    needs_streaking = NOBODY
+    for holder in range(n):
+        if holder == seat and not other.blind[seat]:
+            continue
+        hand = other.hands[holder]
+        start = (seat * n + holder) * kinds
+        marks = other.marked[holder]
+        exploding = holder in other.explode_queue  # announced: its kitten explodes next
+        for card in range(kinds):
+            fixed = max(other.known_hands[start + card], marks[card])
+            if card == KITTEN and exploding:
+                fixed = max(fixed, 1)
+            free = hand[card] - fixed
+            if free > 0:
+                pool += [card] * free
+                slots += [(_HAND, holder)] * free
+                hand[card] = fixed
+        if kinds > STREAKING and hand[KITTEN] and not hand[STREAKING] and not exploding:
+            needs_streaking = holder
+    if other.config.fast:
+        box = other.box
+        for card in range(kinds):
+            if card not in (KITTEN, DEFUSE) and box[card]:
+                pool += [card] * box[card]
+                slots += [(_BOX, card)] * box[card]
+                box[card] = 0
+    if needs_streaking != NOBODY:  # a known held kitten keeps its Streaking Kitten
+        index = next(i for i, s in enumerate(slots) if s == (_HAND, needs_streaking))
+        slots.pop(index)
+        pool.remove(STREAKING)
+        other.hands[needs_streaking][STREAKING] += 1
+    if not _deal(other, slots, pool, rng):
+        return state.clone()
+    _rebuild(other, seat)
+    return other
+
+
+def _deal(state: State, slots: list[tuple[int, int]], pool: list[int],
+          rng: np.random.Generator) -> bool:
+    """Deal ``pool`` into ``slots``: kittens to pile slots, Defuses anywhere but the
+    box, the rest anywhere. Returns False if the kittens do not fit the pile."""
+    kittens = pool.count(KITTEN)
+    defuses = pool.count(DEFUSE)
+    # Sorted before the shuffle: the deal depends on the counts and the generator only.
+    rest = sorted(card for card in pool if card not in (KITTEN, DEFUSE))
+    piles = [i for i, (kind, _) in enumerate(slots) if kind == _PILE]
+    cards: list[int] = [-1] * len(slots)
+    if kittens > len(piles) and not _hold_kitten(state, slots, cards, rest, rng):
+        return False
+    if kittens - cards.count(KITTEN) > len(piles):
+        return False
+    rng.shuffle(piles)
+    for i in piles[: kittens - cards.count(KITTEN)]:
+        cards[i] = KITTEN
+    open_for_defuse = [i for i, (kind, _) in enumerate(slots) if kind != _BOX and cards[i] < 0]
+    if defuses > len(open_for_defuse):
+        return False
+    rng.shuffle(open_for_defuse)
+    for i in open_for_defuse[:defuses]:
+        cards[i] = DEFUSE
+    rng.shuffle(rest)
+    for i in range(len(slots)):
+        if cards[i] < 0:
+            cards[i] = rest.pop()
+    deck = state.deck
+    alter = state.alter_placed + state.alter_left
+    for (kind, where), card in zip(slots, cards, strict=True):
+        if kind == _HAND:
+            state.hands[where][card] += 1
+        elif kind == _BOX:
+            state.box[card] += 1
+        elif where >= 0:
+            deck[where] = card
+        elif where > -100:
+            alter[-1 - where] = card
+        else:
+            state.garbage_in[-100 - where] = card
+    placed = len(state.alter_placed)
+    state.alter_placed = alter[:placed]
+    state.alter_left = sorted(alter[placed:])
+    return True
+
+
+def _hold_kitten(state: State, slots: list[tuple[int, int]], cards: list[int],
+                 rest: list[int], rng: np.random.Generator) -> bool:
+    """More hidden kittens than pile slots: one is held with the Streaking Kitten, in
+    a hand drawn at random among those that can take it. Returns False if none can."""
+    free: dict[int, list[int]] = {}
+    for i, (kind, holder) in enumerate(slots):
+        if kind == _HAND:
+            free.setdefault(holder, []).append(i)
+    if STREAKING in rest:
+        holders = sorted(h for h, idx in free.items() if len(idx) >= 2)
+    else:
+        holders = sorted(h for h, idx in free.items()
+                         if state.hands[h][STREAKING] and not state.hands[h][KITTEN])
+    if not holders:
+        return False
+    holder = holders[int(rng.integers(len(holders)))]
+    cards[free[holder][0]] = KITTEN
+    if STREAKING in rest:
+        rest.remove(STREAKING)
+        cards[free[holder][1]] = STREAKING
+    return True
+
+
+def _rebuild(state: State, seat: int) -> None:
+    """Make every other seat's knowledge and the derived fields true of the new deal."""
+    n = state.num_players
+    kinds = state.kinds
+    deck = state.deck
+    size = len(deck)
+    for observer in range(n):
+        if observer == seat:
+            continue
+        observed = state.known_deck[observer]
+        for depth, card in enumerate(observed):
+            if card != UNKNOWN:
+                observed[depth] = deck[size - 1 - depth]
+        for holder in range(n):
+            start = (observer * n + holder) * kinds
+            hand = state.hands[holder]
+            for card in range(kinds):
+                if state.known_hands[start + card] > hand[card]:
+                    state.known_hands[start + card] = hand[card]
+    if state.garbage_lost or state.garbage_in:
+        state.garbage_lost = [
+            giver for giver, card in zip(state.garbage_from, state.garbage_in, strict=True)
+            if card == STREAKING and state.hands[giver][KITTEN]
+        ]
