@@ -1,4 +1,4 @@
-"""A hand-written policy for Exploding Kittens, base game (RULES.md §3)."""
+"""A hand-written policy for Exploding Kittens, base game and Streaking Kittens (RULES.md §3-§4)."""
 
 from __future__ import annotations
 
@@ -10,28 +10,39 @@ from numpy.typing import NDArray
 
 from agents.heuristics import legal_indices, pick_best
 from ek_env.cards import (
+    ALTER_THE_FUTURE_5X,
     ATTACK,
-    BASE_DECK,
     CARD_NAMES,
+    CATOMIC_BOMB,
     CATS,
+    CURSE,
     DEFUSE,
     FAVOR,
+    GARBAGE_COLLECTION,
     KITTEN,
+    MARK,
     NOPE,
-    NUM_KINDS,
+    NUM_KINDS_STREAKING,
     SEE_THE_FUTURE,
+    SEE_THE_FUTURE_5X,
     SHUFFLE,
     SKIP,
+    STREAKING,
+    SUPER_SKIP,
+    SWAP_TOP_AND_BOTTOM,
+    composition,
 )
-from ek_env.encoding import ACTION_TABLE, OBSERVATION_SPEC
+from ek_env.encoding import Layout, layout
+from ek_env.state import PHASE_NAMES, Config
 
 _KIND = {name: kind for kind, name in enumerate(CARD_NAMES)}
-_PHASES = ("play", "choose_five", "name_card", "nope_window", "give", "insert", "take",
-           "game_over")
-_SINGLE, _PAIR, _THREE, _FIVE = range(4)
+# Kinds of pending plays, as in the observation's ``pending_play`` one-hot.
+_P_SINGLE, _P_PAIR, _P_THREE, _P_FIVE = range(4)
 
-#: How much I want to keep one card of each kind (cats get a bonus when paired).
-_KEEP_VALUE = np.zeros(NUM_KINDS)
+#: How much I want to keep one card of each kind (cats get a bonus when paired; a
+#: held Exploding Kitten is worth getting rid of).
+_KEEP_VALUE = np.zeros(NUM_KINDS_STREAKING)
+_KEEP_VALUE[KITTEN] = -100.0
 _KEEP_VALUE[DEFUSE] = 100.0
 _KEEP_VALUE[ATTACK] = 7.0
 _KEEP_VALUE[SKIP] = 6.0
@@ -41,38 +52,68 @@ _KEEP_VALUE[SHUFFLE] = 3.5
 _KEEP_VALUE[FAVOR] = 3.0
 for _cat in CATS:
     _KEEP_VALUE[_cat] = 1.0
+_KEEP_VALUE[STREAKING] = 20.0
+_KEEP_VALUE[CATOMIC_BOMB] = 6.5
+_KEEP_VALUE[SUPER_SKIP] = 8.0
+_KEEP_VALUE[SEE_THE_FUTURE_5X] = 5.5
+_KEEP_VALUE[ALTER_THE_FUTURE_5X] = 6.0
+_KEEP_VALUE[SWAP_TOP_AND_BOTTOM] = 3.0
+_KEEP_VALUE[GARBAGE_COLLECTION] = 2.0
+_KEEP_VALUE[MARK] = 1.5
+_KEEP_VALUE[CURSE] = 3.0
 
 
-def _index_groups() -> dict[str, dict[Any, int]]:
-    """Action indices by kind: ``{"favor": {offset: i}, "pair": {(card, offset): i}, ...}``."""
-    groups: dict[str, dict[Any, int]] = {
-        "favor": {}, "pair": {}, "three": {}, "five_kind": {}, "name": {}, "give": {},
-        "insert": {}, "take": {},
-    }
-    for index, name in enumerate(ACTION_TABLE.names):
-        parts = name.split(":")
-        if parts[0] == "play" and parts[1] == "favor":
-            groups["favor"][int(parts[2][1:])] = index
-        elif parts[0] in ("pair", "three"):
-            groups[parts[0]][(_KIND[parts[1]], int(parts[2][1:]))] = index
-        elif parts[0] == "five" and len(parts) == 2:
-            groups["five_kind"][_KIND[parts[1]]] = index
-        elif parts[0] in ("name", "give", "take"):
-            groups[parts[0]][_KIND[parts[1]]] = index
-        elif parts[0] == "insert":
-            groups["insert"][int(parts[1].split("=")[1])] = index
-    return groups
+class _Tables:
+    """Action indices of one layout, by kind of action."""
+
+    def __init__(self, lay: Layout) -> None:
+        self.spec = lay.observation_spec
+        self.phases = PHASE_NAMES[: self.spec["phase"].size]
+        table = lay.action_table
+        names = table.names
+        self.groups: dict[str, dict[Any, int]] = {
+            "favor": {}, "pair": {}, "three": {}, "five_kind": {}, "name": {}, "give": {},
+            "insert": {}, "take": {}, "target": {}, "alter": {}, "garbage": {}, "curse": {},
+        }
+        for index, name in enumerate(names):
+            parts = name.split(":")
+            if parts[0] == "play" and parts[1] in ("favor", "curse_of_the_cat_butt"):
+                key = "favor" if parts[1] == "favor" else "curse"
+                self.groups[key][int(parts[2][1:])] = index
+            elif parts[0] in ("pair", "three"):
+                self.groups[parts[0]][(_KIND[parts[1]], int(parts[2][1:]))] = index
+            elif parts[0] == "five" and len(parts) == 2:
+                self.groups["five_kind"][_KIND[parts[1]]] = index
+            elif parts[0] in ("name", "give", "take", "alter", "garbage"):
+                self.groups[parts[0]][_KIND[parts[1]]] = index
+            elif parts[0] == "insert":
+                self.groups["insert"][int(parts[1].split("=")[1])] = index
+            elif parts[0] == "target":
+                self.groups["target"][int(parts[1][1:])] = index
+        optional = {name: i for i, name in enumerate(names)}
+        self.draw = table.index("draw")
+        self.five = table.index("five")
+        self.nope = table.index("nope")
+        self.pass_ = table.index("pass")
+        self.attack = table.index("play:attack")
+        self.skip = table.index("play:skip")
+        self.shuffle = table.index("play:shuffle")
+        self.future = table.index("play:see_the_future")
+        self.super_skip = optional.get("play:super_skip", -1)
+        self.catomic = optional.get("play:catomic_bomb", -1)
+        self.future_5x = optional.get("play:see_the_future_5x", -1)
+        self.alter_5x = optional.get("play:alter_the_future_5x", -1)
+        self.swap = optional.get("play:swap_top_and_bottom", -1)
+        self.blind_play = optional.get("blind:play", -1)
 
 
-_GROUPS = _index_groups()
-_DRAW = ACTION_TABLE.index("draw")
-_ATTACK = ACTION_TABLE.index("play:attack")
-_SKIP = ACTION_TABLE.index("play:skip")
-_SHUFFLE = ACTION_TABLE.index("play:shuffle")
-_FUTURE = ACTION_TABLE.index("play:see_the_future")
-_FIVE = ACTION_TABLE.index("five")
-_NOPE = ACTION_TABLE.index("nope")
-_PASS = ACTION_TABLE.index("pass")
+_TABLES: dict[bool, _Tables] = {}
+
+
+def _tables(config: Config) -> _Tables:
+    if config.streaking not in _TABLES:
+        _TABLES[config.streaking] = _Tables(layout(config))
+    return _TABLES[config.streaking]
 
 
 class EkHeuristic:
@@ -100,6 +141,12 @@ class EkHeuristic:
       Defuse while any may be in the target's hand.
     - *Defused kitten:* put back where the next player draws it first (depth = the
       turns I still owe after this one, capped at the bottom).
+    - *Streaking Kittens:* Super Skip and Catomic Bomb (which leaves the kittens on
+      top for the next player) dodge a draw too, See the Future 5x and Alter the
+      Future 5x look ahead (kittens put back last), Swap Top and Bottom sends a top
+      kitten to the bottom; a held kitten is the first card given or put in by
+      Garbage Collection, the Streaking Kitten the last while a kitten is held; a
+      turned-up card is aimed like a Favor. Blind, I draw and let Nopes pass.
     """
 
     name = "heuristic"
@@ -107,9 +154,10 @@ class EkHeuristic:
     def __init__(self, num_players: int, options: Mapping[str, Any] | None = None) -> None:
         self.num_players = int(num_players)
         self.options = dict(options or {})
-        self.combos = bool(self.options.get("combos", True))
-        decks = 2 if num_players >= 6 else 1
-        self.total = np.array(BASE_DECK, dtype=np.float64) * decks
+        config = Config(num_players=self.num_players, **self.options)
+        self.combos = config.combos
+        self.t = _tables(config)
+        self.total = np.array(composition(self.num_players, config.streaking), dtype=np.float64)
 
     # ---------------------------------------------------------------- helpers
 
@@ -118,6 +166,8 @@ class EkHeuristic:
         value = float(_KEEP_VALUE[kind])
         if kind in CATS and hand[kind] >= 2:
             value += 1.5 if hand[kind] == 2 else 0.5
+        if kind == STREAKING and hand[KITTEN] > 0:
+            value += 200.0  # losing it would explode the kitten I hold
         return value
 
     def _kitten_risk(self, o: dict[str, NDArray[np.float32]]) -> float:
@@ -149,35 +199,46 @@ class EkHeuristic:
         if len(legal) == 1:
             return legal[0]
         legal_set = set(legal)
-        o = OBSERVATION_SPEC.unpack(observation)
+        t = self.t
+        o = t.spec.unpack(observation)
         hand = o["my_hand"].astype(np.float64)
-        phase = _PHASES[int(np.argmax(o["phase"]))]
+        phase = t.phases[int(np.argmax(o["phase"]))]
+        groups = t.groups
         if phase == "nope_window":
             return self._nope(o, hand, legal_set)
-        if phase == "give":
+        if phase in ("give", "garbage"):
             return pick_best({a: -self._give_value(hand, k)
-                              for k, a in _GROUPS["give"].items() if a in legal_set}, rng)
+                              for k, a in groups[phase].items() if a in legal_set}, rng)
         if phase == "take":
             return pick_best({a: self._give_value(hand, k) + (50.0 if k == DEFUSE else 0.0)
-                              for k, a in _GROUPS["take"].items() if a in legal_set}, rng)
+                              for k, a in groups["take"].items() if a in legal_set}, rng)
         if phase == "choose_five":
             return pick_best({a: -self._give_value(hand, k)
-                              for k, a in _GROUPS["five_kind"].items() if a in legal_set}, rng)
+                              for k, a in groups["five_kind"].items() if a in legal_set}, rng)
         if phase == "name_card":
             return self._name(o, hand, legal_set, rng)
         if phase == "insert":
             owed = int(o["owed_turns"][0])
             target = max(0, owed - 1)
-            depths = {a: d for d, a in _GROUPS["insert"].items() if a in legal_set}
+            depths = {a: d for d, a in groups["insert"].items() if a in legal_set}
             return pick_best({a: -abs(d - target) for a, d in depths.items()}, rng)
+        if phase == "alter":  # the kittens go back last, under everything else
+            return pick_best({a: -1.0 if k == KITTEN else 0.0
+                              for k, a in groups["alter"].items() if a in legal_set}, rng)
+        if phase == "target":
+            return pick_best({a: self._victim_score(o, offset, DEFUSE)
+                              for offset, a in groups["target"].items() if a in legal_set}, rng)
+        if t.blind_play in legal_set:  # blind: my cards are a lottery; draw
+            return t.draw
         return self._play(o, hand, legal_set, rng)
 
     # ---------------------------------------------------------------- phases
 
     def _nope(self, o: dict[str, NDArray[np.float32]], hand: NDArray[np.float64],
               legal: set[int]) -> int:
-        if _NOPE not in legal:
-            return _PASS
+        t = self.t
+        if t.nope not in legal:
+            return t.pass_
         n = int(o["seat_present"].sum())
         holder = int(np.argmax(o["turn_holder"]))
         kind = int(np.argmax(o["pending_play"]))
@@ -188,40 +249,42 @@ class EkHeuristic:
         top_kitten = deck > 0 and bool(o["known_deck"][0][KITTEN] > 0)
         want: bool | None = None
         if holder == 0:
-            important = kind in (_THREE, _FIVE) or card in (ATTACK, SKIP)
-            if (kind == _SINGLE and card == FAVOR) or kind == _PAIR:
+            important = kind in (_P_THREE, _P_FIVE) or card in (ATTACK, SKIP, SUPER_SKIP)
+            if (kind == _P_SINGLE and card == FAVOR) or kind == _P_PAIR:
                 important = hand[NOPE] >= 2
             want = True if important else None
-        elif kind == _SINGLE and card == ATTACK:
+        elif kind == _P_SINGLE and card == ATTACK:
             nxt = next((k for k in range(1, n) if o["alive"][(holder + k) % n]), -1)
             if (holder + nxt) % n == 0 or top_kitten:
                 want = False
-        elif kind in (_SINGLE, _PAIR, _THREE) and target == 0 and card != SKIP:
+        elif kind in (_P_SINGLE, _P_PAIR, _P_THREE) and target == 0 and card != SKIP:
             want = False
-        elif kind == _SINGLE and card in (SKIP, SHUFFLE) and top_kitten:
+        elif (kind == _P_SINGLE and card in (SKIP, SHUFFLE, SUPER_SKIP, SWAP_TOP_AND_BOTTOM)
+              and top_kitten):
             want = False
-        elif kind == _FIVE and o["discard"][DEFUSE] > 0 and hand[DEFUSE] == 0:
+        elif kind == _P_FIVE and o["discard"][DEFUSE] > 0 and hand[DEFUSE] == 0:
             want = False
         if want is None or want == happens:
-            return _PASS
-        return _NOPE
+            return t.pass_
+        return t.nope
 
     def _name(self, o: dict[str, NDArray[np.float32]], hand: NDArray[np.float64],
               legal: set[int], rng: np.random.Generator) -> int:
         target = int(np.argmax(o["pending_target"])) if o["pending_target"].sum() else 0
-        known = o["known_hands"][target - 1] if target > 0 else np.zeros(NUM_KINDS)
+        known = o["known_hands"][target - 1] if target > 0 else np.zeros(len(hand))
         outside = (self.total - hand - o["discard"] - o["out_of_play"]
                    - o["known_deck"].sum(axis=0))
         scores = {}
-        for kind, action in _GROUPS["name"].items():
+        for kind, action in self.t.groups["name"].items():
             if action not in legal:
                 continue
             chance = 1.0 if known[kind] > 0 else min(1.0, max(0.0, float(outside[kind])) / 6.0)
-            scores[action] = chance * (_KEEP_VALUE[kind] if kind != DEFUSE else 30.0)
+            scores[action] = chance * (max(0.0, _KEEP_VALUE[kind]) if kind != DEFUSE else 30.0)
         return pick_best(scores, rng)
 
     def _play(self, o: dict[str, NDArray[np.float32]], hand: NDArray[np.float64],
               legal: set[int], rng: np.random.Generator) -> int:
+        t = self.t
         risk = self._kitten_risk(o)
         owed = int(o["owed_turns"][0])
         has_defuse = hand[DEFUSE] > 0
@@ -229,12 +292,13 @@ class EkHeuristic:
         top_known = deck > 0 and o["known_deck"][0].sum() > 0
 
         def dodge() -> int | None:
-            if owed >= 2 and _ATTACK in legal:
-                return _ATTACK
-            if _SKIP in legal:
-                return _SKIP
-            if _ATTACK in legal:
-                return _ATTACK
+            if owed >= 2 and t.super_skip in legal:
+                return t.super_skip
+            if owed >= 2 and t.attack in legal:
+                return t.attack
+            for move in (t.skip, t.catomic, t.attack, t.super_skip):
+                if move in legal:
+                    return move
             return None
 
         # 1. A kitten known to be on top: pass it on.
@@ -242,11 +306,14 @@ class EkHeuristic:
             move = dodge()
             if move is not None:
                 return move
-            if _SHUFFLE in legal:
-                return _SHUFFLE
+            for move in (t.swap, t.shuffle):
+                if move in legal:
+                    return move
         # 2. Unknown top with a real risk: look first.
-        if not top_known and _FUTURE in legal and risk >= (0.15 if has_defuse else 0.08):
-            return _FUTURE
+        if not top_known and risk >= (0.15 if has_defuse else 0.08):
+            for move in (t.alter_5x, t.future_5x, t.future):
+                if move in legal:
+                    return move
         # 3. Get a Defuse (or any card) from the others.
         steal = self._steal(o, hand, legal, has_defuse, rng)
         if steal is not None:
@@ -260,29 +327,30 @@ class EkHeuristic:
                 move = dodge()
                 if move is not None:
                     return move
-        if risk >= 1.0 and _SHUFFLE in legal:
-            return _SHUFFLE
-        return _DRAW
+        if risk >= 1.0 and t.shuffle in legal:
+            return t.shuffle
+        return t.draw
 
     def _steal(self, o: dict[str, NDArray[np.float32]], hand: NDArray[np.float64],
                legal: set[int], has_defuse: bool, rng: np.random.Generator) -> int | None:
         options: dict[int, float] = {}
         # Five different: take a Defuse back from the discard pile.
-        if _FIVE in legal and o["discard"][DEFUSE] > 0:
-            options[_FIVE] = 30.0 if not has_defuse else 10.0
-        for (card, offset), action in _GROUPS["three"].items():
+        groups = self.t.groups
+        if self.t.five in legal and o["discard"][DEFUSE] > 0:
+            options[self.t.five] = 30.0 if not has_defuse else 10.0
+        for (card, offset), action in groups["three"].items():
             if action in legal:
                 spare = card in CATS or not has_defuse
                 if spare:
                     options[action] = (20.0 + self._victim_score(o, offset, DEFUSE)
-                                       - 0.5 * _KEEP_VALUE[card])
-        for (card, offset), action in _GROUPS["pair"].items():
+                                       - 0.5 * float(_KEEP_VALUE[card]))
+        for (card, offset), action in groups["pair"].items():
             if action in legal:
                 if card in CATS and hand[card] <= 3:
                     options[action] = 10.0 + self._victim_score(o, offset, DEFUSE)
                 elif not has_defuse and card in (FAVOR, SHUFFLE):
                     options[action] = 5.0 + self._victim_score(o, offset, DEFUSE)
-        for offset, action in _GROUPS["favor"].items():
+        for offset, action in groups["favor"].items():
             if action in legal and (not has_defuse or hand[FAVOR] >= 2):
                 options[action] = 4.0 + self._victim_score(o, offset, DEFUSE)
         # Only rob players who have something to give.

@@ -88,6 +88,25 @@ def test_ek_options_stay_legal(options: dict[str, Any]) -> None:
         play_game("ek", 3, 2000 + seed, {0, 1}, options)
 
 
+STREAKING = {"expansions": ("streaking",)}
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 5])
+@pytest.mark.parametrize("options", [STREAKING, {**STREAKING, "fast": True, "combos": False}])
+def test_ek_streaking_stays_legal(num_players: int, options: dict[str, Any]) -> None:
+    """The expansion's layout: every phase (blind play, targets, Alter the Future,
+    Garbage Collection, a held kitten given away) gets a legal, deterministic answer."""
+    for seed in range(8):
+        play_game("ek", num_players, 7000 + seed, set(range(num_players)) if seed % 2 else {0},
+                  options, check=_check_pure)
+
+
+def test_ek_streaking_beats_random_at_two_players() -> None:
+    games = 200
+    wins = sum(1 for g in range(games) if g % 2 in play_game("ek", 2, 8000 + g, {g % 2}, STREAKING))
+    assert wilson_lower(wins, games) > 0.5, f"{wins}/{games} wins"
+
+
 def test_phpets_duel_only_stays_legal() -> None:
     for seed in range(6):
         play_game("phpets", 3, 3000 + seed, {0, 2}, {"robovac": "duel_only"})
@@ -177,3 +196,22 @@ def test_phpets_keeps_king_cat() -> None:
     action = PhpetsHeuristic(2, {}).act(obs["observation"], obs["action_mask"],
                                         np.random.default_rng(0))
     assert env.action_name(action) != "play:king_cat"
+
+
+def test_ek_streaking_gives_away_a_held_kitten() -> None:
+    """Asked for a Favor while holding a kitten with the Streaking Kitten, the heuristic
+    gives the kitten (the receiver explodes), never the Streaking Kitten."""
+    from ek_env import env as ek_env
+    from ek_env.state import GIVE
+
+    env = ek_env(num_players=2, expansions=("streaking",))
+    env.reset(seed=0, options={"scenario": {
+        "hands": [["favor", "skip"], ["streaking_kitten", "exploding_kitten", "taco_cat"]],
+        "deck": ["exploding_kitten", "attack", "beard_cat"], "first_player": 0}})
+    env.step(env.action_index("play:favor:+1"))
+    while env.agent_selection != "player_1" or env.game_state.phase != GIVE:
+        env.step(env.action_index("pass"))
+    obs, *_ = env.last()
+    action = EkHeuristic(2, {"expansions": ("streaking",)}).act(
+        obs["observation"], obs["action_mask"], np.random.default_rng(0))
+    assert env.action_table.names[action] == "give:exploding_kitten"
