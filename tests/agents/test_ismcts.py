@@ -302,3 +302,51 @@ def test_a_search_policy_object_pickles_for_worker_processes() -> None:
                       options={"combos": False})
     assert result.records == evaluate("exploding_kittens", 3, [policy, "random"], games=2,
                                       workers=1, seed=1, options={"combos": False}).records
+
+
+# ------------------------------------------------- Streaking Kittens expansion
+
+STREAKING = {"expansions": ("streaking",)}
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_streaking_moves_depend_only_on_what_the_seat_may_know(players: int) -> None:
+    """The expansion's hidden facts (held kittens, blind hands, Alter the Future's
+    order, Garbage Collection's cards, the fast option's box) are resampled too."""
+    game = "exploding_kittens"
+    policy = IsmctsPolicy(game, players, STREAKING, settings=IsmctsSettings(iterations=30))
+    engine = policy.engine
+    differed = 0
+    for position in range(4):
+        env, seat = _mid_game(game, players, steps=5 + 11 * position, seed=400 + position,
+                              options={**STREAKING, "fast": position % 2 == 1})
+        state = env.game_state
+        other = engine.resample(state, seat, np.random.default_rng(position))
+        differed += other != state
+        assert engine.legal_mask(other) == engine.legal_mask(state)
+        assert engine.observe(other, seat).tolist() == engine.observe(state, seat).tolist()
+        assert _root_stats(policy, state, seat, 7) == _root_stats(policy, other, seat, 7)
+    assert differed, "no position had hidden information: the test cannot fail"
+
+
+def test_streaking_adapter_applies_actions_as_the_env_does() -> None:
+    env = make_env(find_game("exploding_kittens"), 3, STREAKING)
+    engine = engine_of_env(env)
+    assert engine.num_actions == len(env.action_table) > 319
+    rng = np.random.default_rng(3)
+    for game in range(3):
+        env.reset(seed=30 + game)
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent]:
+                env.step(None)
+                continue
+            state = engine.clone(env.game_state)
+            legal = list(engine.legal_actions(state))
+            assert legal == env.legal_actions()
+            action = legal[int(rng.integers(len(legal)))]
+            twin = np.random.default_rng()
+            twin.bit_generator.state = env.np_random.bit_generator.state
+            engine.apply(state, action, twin)
+            env.step(action)
+            assert state == env.game_state
