@@ -538,12 +538,13 @@ class Layout:
         kinds = self.kinds
         seat = view.seat
         n = view.num_players
-        if any(blind):
+        if True in blind:
             start = o["blind"]
             out[start : start + n] = bytes(blind[seat:] + blind[:seat])
-        for other, marks in marked:
-            start = o["marked"] + (other - seat) % n * kinds
-            out[start : start + kinds] = bytes(marks)
+        for other, marks in enumerate(marked):
+            if any(marks):
+                start = o["marked"] + (other - seat) % n * kinds
+                out[start : start + kinds] = bytes(marks)
         if to_insert:
             out[o["kittens_to_insert"]] = to_insert
         for other in exploding:

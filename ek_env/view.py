@@ -16,6 +16,8 @@ from ek_env.state import UNKNOWN
 #: Exploding Kittens in the box with the expansion, by player count.
 _KITTENS = {n: composition(n, True)[KITTEN] for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
+_NONE: list[int] = []
+
 if TYPE_CHECKING:
     from ek_env.state import Config, State
 
@@ -140,16 +142,19 @@ class PlayerView:
         """(seat, marked counts per kind) of every seat with marked cards (public)."""
         return [(seat, marks[:]) for seat, marks in enumerate(self._state.marked) if any(marks)]
 
-    def streaking_facts(self) -> tuple[list[bool], list[tuple[int, list[int]]], int, list[int],
-                                       list[int], list[int], list[int]]:
-        """The expansion's facts for the encoder in one call: blind seats, marked
-        hands, kittens to insert, seats exploding next, seats still to put a card in
-        for Garbage Collection, and my Alter the Future cards (left, placed)."""
+    def streaking_facts(self) -> tuple[list[bool], list[list[int]], int, list[int], list[int],
+                                       list[int], list[int]]:
+        """The expansion's facts for the encoder in one call (the lists are the
+        state's own, for speed: read them, never change them): blindness and marked
+        cards per seat, kittens to insert, seats exploding next, seats still to put a
+        card in for Garbage Collection, and my Alter the Future cards (left, placed)."""
         state = self._state
-        marked = [(seat, marks[:]) for seat, marks in enumerate(state.marked) if any(marks)]
-        left, placed = self.my_alter() if state.alter_left else ([], [])
-        return (state.blind[:], marked, state.held_kitten, state.explode_queue[:],
-                state.garbage_queue[:], left, placed)
+        if state.alter_left and state.current == self.seat:
+            left, placed = state.alter_left, state.alter_placed
+        else:
+            left = placed = _NONE
+        return (state.blind, state.marked, state.held_kitten, state.explode_queue,
+                state.garbage_queue, left, placed)
 
     @property
     def kittens_to_insert(self) -> int:
