@@ -9,12 +9,14 @@ TORCH_SPEC ?= torch==2.13.0
 # Fuzzing size for the test run; CI keeps the default.
 export CARDGYM_FUZZ_GAMES ?= 10000
 
-.PHONY: help venv install install-train demo test lint typecheck bench clean
+.PHONY: help venv install install-train demo test lint typecheck bench tables baselines clean
 
 help:
 	@echo "make demo    - set up .venv, train a small MaskablePPO model and evaluate it"
 	@echo "make test    - set up .venv and run lint, type checks and the test suite"
 	@echo "make bench   - throughput benchmark beside PettingZoo's leduc_holdem_v4"
+	@echo "make tables  - throughput and arena tables, model cards and README tables"
+	@echo "make baselines - train the shipped baseline models (models/), then make tables"
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +26,7 @@ $(VENV)/bin/python:
 # and does not pull another build.
 $(VENV)/.installed: $(VENV)/bin/python pyproject.toml
 	$(PIP) install --quiet "$(TORCH_SPEC)"
-	$(PIP) install --quiet -e ".[dev,bench,train]"
+	$(PIP) install --quiet -e ".[dev,bench,train,notebooks,rllib]"
 	touch $@
 
 venv install install-train: $(VENV)/.installed
@@ -43,6 +45,16 @@ test: $(VENV)/.installed lint typecheck
 
 bench: $(VENV)/.installed
 	$(PY) -m cardgym bench
+
+# The tables under benchmarks/results/, the arena results in the model cards, and
+# the README's tables between their markers.
+tables: $(VENV)/.installed
+	$(PY) -m cardgym bench --seconds 1 --rounds 3 --output benchmarks/results
+	$(PY) -m cardgym arena --games 400 --output benchmarks/results --update-cards --write-readme
+
+baselines: $(VENV)/.installed
+	$(PY) benchmarks/train_baselines.py
+	$(MAKE) tables
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -15,6 +15,18 @@ with a seed drawn from ``SeedSequence([seed, g, ENV_KEY])`` and the policy at se
 ``s`` draws from ``default_rng(SeedSequence([seed, g, s]))``. The result is therefore
 the same whatever the number of worker processes or the order games finish in.
 
+Matches. With ``match_length=N`` (games whose episode is one game: Exploding
+Kittens, Karel Kakelaar) each "game" of the run is a best-of-N match: N games at
+fixed seats, the env reset for game ``k`` of match ``g`` with
+:func:`match_game_seed` (game 0 with ``game_seed(seed, g)``, so ``N=1`` is the plain
+run) and the seats' generators running on through the match. The match winners
+are the seats with the most game wins (ties share the win; with two players and N
+odd that is the best-of-N winner). Power Hungry Pets already plays a match of
+rounds per episode and takes ``match_length=1`` only.
+
+Many runs. :func:`evaluate_many` plays several runs (an arena's pairings) on one
+process pool; each run's result equals what :func:`evaluate` gives for it alone.
+
 Counting. A seat wins a game when it is among the game's winners
 (:func:`agents.outcomes.winners`); shared wins count for every seat sharing. An
 agent holding several seats (the second of two specs) is counted per seat: its
@@ -42,13 +54,16 @@ from cardgym.registration import GameEntry, find_game, short_name
 __all__ = [
     "ENV_KEY",
     "AgentResult",
+    "EvalRequest",
     "EvalResult",
     "GameRecord",
     "agent_count_rule",
     "agent_label",
     "evaluate",
+    "evaluate_many",
     "format_eval",
     "game_seed",
+    "match_game_seed",
     "seat_rng",
     "seating",
 ]
@@ -65,6 +80,14 @@ AgentSpec = str | Policy
 def game_seed(seed: int, game_index: int) -> int:
     """The ``env.reset`` seed of game ``game_index`` of a run seeded with ``seed``."""
     return int(np.random.SeedSequence([seed, game_index, ENV_KEY]).generate_state(1)[0])
+
+
+def match_game_seed(seed: int, match_index: int, game_in_match: int) -> int:
+    """The ``env.reset`` seed of game ``game_in_match`` of match ``match_index``."""
+    if game_in_match == 0:
+        return game_seed(seed, match_index)
+    key = [seed, match_index, ENV_KEY, game_in_match]
+    return int(np.random.SeedSequence(key).generate_state(1)[0])
 
 
 def seat_rng(seed: int, game_index: int, seat: int) -> np.random.Generator:
@@ -98,8 +121,9 @@ class GameRecord:
         winners: the winning seats.
         steps: actions taken in the game (``env.step`` calls of seats still in it).
         moves: actions taken per seat.
-        rounds: rounds played (games whose episode is a match of rounds; else 0).
-        round_wins: rounds won per seat.
+        rounds: rounds played (games whose episode is a match of rounds), or games
+            played in a best-of-N match; else 0.
+        round_wins: rounds (or games of the match) won per seat.
     """
 
     index: int
@@ -173,6 +197,7 @@ class EvalResult:
         options: the rule options.
         records: every game, in order.
         seconds: wall time.
+        match_length: games per match (1: each game stands alone).
     """
 
     game: GameEntry
@@ -187,6 +212,7 @@ class EvalResult:
     options: dict[str, Any] = field(default_factory=dict)
     records: list[GameRecord] = field(default_factory=list)
     seconds: float = 0.0
+    match_length: int = 1
 
     @property
     def steps_per_game(self) -> float:
@@ -226,12 +252,14 @@ def _build_policies(specs: Sequence[AgentSpec], game: GameEntry, num_players: in
             for spec in specs]
 
 
-def _play_games(job: tuple[str, int, Sequence[AgentSpec], int, dict[str, Any], Sequence[int]],
-                ) -> list[GameRecord]:
-    """Play some games of a run (in a worker process, or in-process)."""
+Job = tuple[str, int, Sequence[AgentSpec], int, dict[str, Any], Sequence[int], int]
+
+
+def _play_games(job: Job) -> list[GameRecord]:
+    """Play some games (or matches) of a run (in a worker process, or in-process)."""
     from agents.options import make_env
 
-    env_id, num_players, specs, seed, options, indices = job
+    env_id, num_players, specs, seed, options, indices, match_length = job
     game = find_game(env_id)
     policies = _build_policies(specs, game, num_players, options)
     spec_of_agent = _expand(specs, num_players)
@@ -242,40 +270,66 @@ def _play_games(job: tuple[str, int, Sequence[AgentSpec], int, dict[str, Any], S
         agents = seating(g, num_players)
         seat_policy = [policies[spec_of_agent[agents[seat]]] for seat in range(num_players)]
         rngs = [seat_rng(seed, g, seat) for seat in range(num_players)]
-        env.reset(seed=game_seed(seed, g))
-        tally = RoundTally(game, env)
         moves = [0] * num_players
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            seat = seat_of[agent]
-            action = decide(seat_policy[seat], env, agent, observation, rngs[seat])
-            env.step(action)
-            moves[seat] += 1
-            tally.update(env)
+        game_wins = [0] * num_players
+        for k in range(match_length):
+            env.reset(seed=match_game_seed(seed, g, k))
+            tally = RoundTally(game, env)
+            for agent in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                seat = seat_of[agent]
+                action = decide(seat_policy[seat], env, agent, observation, rngs[seat])
+                env.step(action)
+                moves[seat] += 1
+                tally.update(env)
+            game_winners = winners(game, env)
+            for seat in game_winners:
+                game_wins[seat] += 1
+        if match_length == 1:
+            match_winners = tuple(sorted(game_winners))
+            rounds, round_wins = tally.rounds, tuple(tally.wins) if tally.active else ()
+        else:
+            best = max(game_wins)
+            match_winners = tuple(s for s in range(num_players) if game_wins[s] == best and best)
+            rounds, round_wins = match_length, tuple(game_wins)
         records.append(GameRecord(
             index=g,
             agents=agents,
-            winners=tuple(sorted(winners(game, env))),
+            winners=match_winners,
             steps=sum(moves),
             moves=tuple(moves),
-            rounds=tally.rounds,
-            round_wins=tuple(tally.wins) if tally.active else (),
+            rounds=rounds,
+            round_wins=round_wins,
         ))
     return records
 
 
-def _chunks(games: int, workers: int) -> list[range]:
-    count = min(games, workers * 4)
+def _chunks(games: int, pieces: int) -> list[range]:
+    """``range(games)`` in up to ``pieces`` consecutive slices."""
+    count = min(games, pieces)
     bounds = [games * k // count for k in range(count + 1)]
     return [range(bounds[k], bounds[k + 1]) for k in range(count)]
 
 
+@dataclass(frozen=True)
+class EvalRequest:
+    """One run of :func:`evaluate_many`: the arguments of :func:`evaluate` but ``workers``."""
+
+    game: GameEntry | str
+    num_players: int
+    agent_specs: Sequence[AgentSpec]
+    games: int
+    seed: int = 0
+    options: Mapping[str, Any] | None = None
+    match_length: int = 1
+
+
 def evaluate(game: GameEntry | str, num_players: int, agent_specs: Sequence[AgentSpec],
              games: int, seed: int = 0, workers: int = 2,
-             options: Mapping[str, Any] | None = None) -> EvalResult:
+             options: Mapping[str, Any] | None = None, match_length: int = 1) -> EvalResult:
     """Play ``games`` seeded games and count who won.
 
     Args:
@@ -285,47 +339,86 @@ def evaluate(game: GameEntry | str, num_players: int, agent_specs: Sequence[Agen
             second in every other seat. Each is a spec for
             :func:`agents.specs.make_policy` (built in each worker process) or a
             picklable :class:`~agents.policy.Policy` object.
-        games: games to play (positive).
+        games: games to play (positive); matches when ``match_length`` is above 1.
         seed: the run's seed (non-negative).
         workers: processes; 1 plays in this process. The result does not depend on it.
         options: rule options of the game.
+        match_length: games per best-of-N match (games without rounds only).
 
     Raises:
-        ValueError: a bad size, seat count or agent count; ``OptionsError`` for bad
-            options and ``AgentSpecError`` for unknown agents (both ``ValueError``).
+        ValueError: a bad size, seat count, agent count or match length;
+            ``OptionsError`` for bad options and ``AgentSpecError`` for unknown agents
+            (both ``ValueError``).
     """
+    request = EvalRequest(game, num_players, agent_specs, games, seed, options, match_length)
+    return evaluate_many([request], workers)[0]
+
+
+def _check(request: EvalRequest) -> tuple[GameEntry, dict[str, Any], list[AgentSpec], list[int]]:
     from agents.options import check_options
 
+    game = request.game
     entry = game if isinstance(game, GameEntry) else find_game(game)
-    if games <= 0:
-        raise ValueError(f"games must be positive, got {games}")
+    if request.games <= 0:
+        raise ValueError(f"games must be positive, got {request.games}")
+    if request.seed < 0:
+        raise ValueError(f"seed must be >= 0, got {request.seed}")
+    if request.match_length <= 0:
+        raise ValueError(f"match_length must be a positive number of games (best of N), "
+                         f"got {request.match_length}")
+    if request.match_length > 1 and has_rounds(entry):
+        raise ValueError(f"{short_name(entry.env_id)} already plays a match of rounds per "
+                         f"game; match_length must be 1, got {request.match_length}")
+    rule_options = check_options(entry, request.num_players, request.options)
+    specs = list(request.agent_specs)
+    spec_of_agent = _expand(specs, request.num_players)
+    # Fail here, not in a worker, on a spec that names no agent.
+    _build_policies(specs, entry, request.num_players, rule_options)
+    return entry, rule_options, specs, spec_of_agent
+
+
+def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2) -> list[EvalResult]:
+    """Play several runs on one process pool; one result per request, in order.
+
+    Each result is the one :func:`evaluate` gives for its request alone;
+    ``seconds`` is the wall time of the whole call, shared by all.
+    """
     if workers <= 0:
         raise ValueError(f"workers must be positive, got {workers}")
-    if seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
-    rule_options = check_options(entry, num_players, options)
-    specs = list(agent_specs)
-    spec_of_agent = _expand(specs, num_players)
-    # Fail here, not in a worker, on a spec that names no agent.
-    _build_policies(specs, entry, num_players, rule_options)
-
+    if not requests:
+        return []
+    checked = [_check(request) for request in requests]
     start = time.perf_counter()
-    chunks = _chunks(games, workers)
-    jobs = [(entry.env_id, num_players, specs, seed, rule_options, chunk) for chunk in chunks]
-    records: list[GameRecord] = []
+    jobs: list[Job] = []
+    owner: list[int] = []
+    # About four jobs per worker in all: each job builds its policies (loads models) once.
+    pieces = max(1, -(-workers * 4 // len(requests)))
+    for number, (request, (entry, rule_options, specs, _)) in enumerate(
+            zip(requests, checked, strict=True)):
+        for chunk in _chunks(request.games, pieces):
+            jobs.append((entry.env_id, request.num_players, specs, request.seed, rule_options,
+                         chunk, request.match_length))
+            owner.append(number)
+    records: list[list[GameRecord]] = [[] for _ in requests]
     if workers == 1 or len(jobs) == 1:
-        for job in jobs:
-            records.extend(_play_games(job))
+        for number, job in zip(owner, jobs, strict=True):
+            records[number].extend(_play_games(job))
     else:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=min(workers, len(jobs)),
                                  mp_context=context) as pool:
-            for chunk_records in pool.map(_play_games, jobs):
-                records.extend(chunk_records)
-    records.sort(key=lambda record: record.index)
+            for number, chunk_records in zip(owner, pool.map(_play_games, jobs), strict=True):
+                records[number].extend(chunk_records)
     seconds = time.perf_counter() - start
-    return _summarise(entry, num_players, specs, spec_of_agent, seed, rule_options,
-                      records, seconds)
+    results = []
+    for request, (entry, rule_options, specs, spec_of_agent), run_records in zip(
+            requests, checked, records, strict=True):
+        run_records.sort(key=lambda record: record.index)
+        result = _summarise(entry, request.num_players, specs, spec_of_agent, request.seed,
+                            rule_options, run_records, seconds)
+        result.match_length = request.match_length
+        results.append(result)
+    return results
 
 
 def _summarise(game: GameEntry, num_players: int, specs: Sequence[AgentSpec],
@@ -362,11 +455,14 @@ def format_eval(result: EvalResult) -> str:
     n = result.num_players
     options = ", ".join(f"{k}={v!r}" for k, v in result.options.items())
     rounds = has_rounds(result.game)
-    wins_word = "match wins" if rounds else "wins"
+    best_of = result.match_length > 1
+    wins_word = "match wins" if rounds or best_of else "wins"
     lines = [
-        f"{name}, {n} players, {result.games} games, seed {result.seed}"
+        f"{name}, {n} players, {result.games} "
+        + (f"best-of-{result.match_length} matches" if best_of else "games")
+        + f", seed {result.seed}"
         + (f", options {options}" if options else "")
-        + f": {result.steps_per_game:.1f} steps per game"
+        + f": {result.steps_per_game:.1f} steps per " + ("match" if best_of else "game")
         + (f", {result.rounds / result.games:.1f} rounds per match" if rounds else "")
         + ".",
         f"Agents rotate seats game by game. Win rate = {wins_word} per seat-game (shared wins "
@@ -377,12 +473,14 @@ def format_eval(result: EvalResult) -> str:
               "moves/game"]
     if rounds:
         header += ["rounds won", "round win rate"]
+    elif best_of:
+        header += ["games won", "game win rate"]
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for number, agent in enumerate(result.agents, start=1):
         low, high = agent.interval
         row = [str(number), agent.spec, str(agent.seats), str(agent.seat_games), str(agent.wins),
                f"{agent.win_rate:.3f}", f"{low:.3f}-{high:.3f}", f"{agent.moves_per_game:.1f}"]
-        if rounds:
+        if rounds or best_of:
             row += [str(agent.round_wins), f"{agent.round_win_rate:.3f}"]
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", "| seat | " + " | ".join(str(s) for s in range(n)) + " |",

@@ -6,6 +6,11 @@ A spec is ``kind`` or ``kind:arguments``:
 - ``heuristic``: the game's hand-written policy (:data:`HEURISTICS`);
 - ``model:PATH`` (or just a path ending in ``.zip``): a MaskablePPO model saved by
   ``cardgym train`` (needs the ``train`` extra);
+- ``baseline``: the shipped model of the game at this player count,
+  ``models/GAME-Np/model.zip`` (:mod:`agents.baselines`; needs the ``train`` extra);
+- ``rllib:PATH``: the ``shared`` module of an RLlib checkpoint written by ``cardgym train
+  --backend rllib`` (the run folder or its ``checkpoint/``; :mod:`agents.rllib.policy`,
+  needs the ``rllib`` extra);
 - ``ismcts`` or ``ismcts:key=value,...``: information-set Monte Carlo tree search
   (:class:`~agents.ismcts.IsmctsPolicy`), e.g. ``ismcts:iterations=200,c=0.7,rollout=heuristic``
   or ``ismcts:time=0.5`` (settings: :func:`agents.ismcts.parse_settings`);
@@ -21,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.policy import Policy, RandomPolicy
-from cardgym.registration import GameEntry
+from cardgym.registration import GameEntry, short_name
 
 #: The heuristic policy class of each game, by game module.
 HEURISTICS: dict[str, str] = {
@@ -30,7 +35,8 @@ HEURISTICS: dict[str, str] = {
     "kakelaar_env": "agents.heuristics.kakelaar:KakelaarHeuristic",
 }
 
-KINDS = ("random", "heuristic", "model:PATH", "ismcts[:KEY=VALUE,...]")
+KINDS = ("random", "heuristic", "model:PATH", "baseline", "rllib:PATH",
+         "ismcts[:KEY=VALUE,...]")
 
 
 class AgentSpecError(ValueError):
@@ -57,6 +63,17 @@ def make_policy(spec: str, game: GameEntry, num_players: int,
         if target is None:
             raise AgentSpecError(f"no heuristic policy for {game.env_id}")
         return _load(target)(num_players, options)  # type: ignore[no-any-return]
+    if kind == "baseline" and not argument:
+        from agents.baselines import baseline_path, baseline_settings
+
+        path = baseline_path(game, num_players)
+        if not path.is_file():
+            shipped = ", ".join(f"{short_name(g.env_id)} {n}p" for g, n in baseline_settings()
+                                if baseline_path(g, n).is_file()) or "none"
+            raise AgentSpecError(f"no baseline model for {short_name(game.env_id)} with "
+                                 f"{num_players} players ({path} does not exist); baselines "
+                                 f"shipped: {shipped}")
+        kind, argument = "model", str(path)
     if kind == "model":
         if not argument:
             raise AgentSpecError("model needs a path: model:PATH (a .zip saved by cardgym train)")
@@ -66,6 +83,13 @@ def make_policy(spec: str, game: GameEntry, num_players: int,
         from agents.sb3 import ModelPolicy
 
         return ModelPolicy.load(path, game=game, num_players=num_players, options=options)
+    if kind == "rllib":
+        if not argument:
+            raise AgentSpecError("rllib needs a path: rllib:PATH (a run folder or checkpoint "
+                                 "written by cardgym train --backend rllib)")
+        from agents.rllib.policy import RllibPolicy
+
+        return RllibPolicy.load(argument, game=game, num_players=num_players, options=options)
     if kind == "ismcts":
         from agents.ismcts import IsmctsPolicy, parse_settings
 

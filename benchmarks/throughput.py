@@ -24,8 +24,14 @@ all. Each cardgym game is measured at each player count in three variants:
   (``TerminateIllegalWrapper(illegal_reward=-1)``, ``AssertOutOfBoundsWrapper``,
   ``OrderEnforcingWrapper``), to show what that chain costs per step;
 
+plus ``env()`` with the rule options of :data:`OPTION_ROWS` (the Streaking Kittens
+expansion, as ``exploding_kittens+streaking``);
+
 and, when ``pettingzoo.classic.leduc_holdem_v4`` imports (the ``bench`` extra), its
-``env()`` as the reference of the ratio column. Measurements are interleaved: every
+``env()`` as the reference of the ratio column, beside PettingZoo's other classic card
+environments that import (:data:`COMPARISONS`: Texas Hold'em limit and no-limit, and
+Hanabi, whose ``hanabi-learning-environment`` is part of ``pettingzoo[classic]``) as
+comparison rows, two players each. Measurements are interleaved: every
 round measures every subject once, in an order rotated from round to round, so machine
 noise falls on all alike; the table reports the median over rounds, the best round and
 the spread ``(max - min) / median``. Nothing here asserts on timings.
@@ -73,6 +79,13 @@ ENV = "env()"
 RAW = "raw_env()"
 WRAPPED = "raw_env()+wrappers"
 LEDUC = "leduc_holdem_v4"
+#: Rule options that change what an env computes enough to be measured on their own:
+#: ``(game short name, row label, options)``, measured as ``env()`` beside the game.
+OPTION_ROWS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("exploding_kittens", "exploding_kittens+streaking", {"expansions": ("streaking",)}),
+)
+#: PettingZoo 1.27's other classic card environments, measured at two players.
+COMPARISONS: tuple[str, ...] = ("texas_holdem_v4", "texas_holdem_no_limit_v6", "hanabi_v5")
 WARMUP_EPISODES = 5
 
 
@@ -224,10 +237,26 @@ def load_leduc() -> Callable[[], AECEnv] | None:
     return factory
 
 
+def load_comparisons(names: Sequence[str] = COMPARISONS) -> dict[str, Callable[[], AECEnv]]:
+    """The ``env`` factories of those of PettingZoo's classic ``names`` that import."""
+    factories: dict[str, Callable[[], AECEnv]] = {}
+    for name in names:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                module = importlib.import_module(f"pettingzoo.classic.{name}")
+        except ImportError:
+            continue
+        factories[name] = module.env
+    return factories
+
+
 def build_subjects(
-    args: Args, leduc: Callable[[], AECEnv] | None
+    args: Args, leduc: Callable[[], AECEnv] | None,
+    comparisons: dict[str, Callable[[], AECEnv]] | None = None,
 ) -> list[Subject]:
-    """Everything to measure, in table order; the leduc reference last.
+    """Everything to measure, in table order: the cardgym games, then the comparison
+    environments, the leduc reference last.
 
     Raises:
         UsageError: an unknown game or a player count no selected game supports.
@@ -235,8 +264,15 @@ def build_subjects(
     subjects = []
     for game, count in select_settings(args.games, args.players):
         seed = setting_seed(args.seed, game, count)
-        for variant, make in game_factories(game, count).items():
+        factories = game_factories(game, count)
+        for variant, make in factories.items():
             subjects.append(Subject(short_name(game.env_id), count, variant, make, seed))
+        for name, label, options in OPTION_ROWS:
+            if name == short_name(game.env_id):
+                make = partial(factories[ENV].func, num_players=count, **options)  # type: ignore[attr-defined]
+                subjects.append(Subject(label, count, ENV, make, seed))
+    for name, make in (comparisons or {}).items():
+        subjects.append(Subject(name, 2, ENV, make, args.seed))
     if leduc is not None:
         subjects.append(Subject(LEDUC, 2, ENV, leduc, args.seed, reference=True))
     return subjects
@@ -383,7 +419,7 @@ def run(args: Args, progress: TextIO | None = None) -> Report:
         UsageError: an unknown game or a player count no selected game supports.
     """
     leduc = load_leduc()
-    subjects = build_subjects(args, leduc)
+    subjects = build_subjects(args, leduc, load_comparisons())
     return Report(args, measure(subjects, args.seconds, args.rounds, progress), leduc is not None)
 
 
@@ -449,6 +485,11 @@ def format_markdown(report: Report) -> str:
                  "TerminateIllegalWrapper(illegal_reward=-1), AssertOutOfBoundsWrapper and "
                  "OrderEnforcingWrapper. steps/s is the median over rounds, best steps/s the "
                  "fastest round, spread = (max - min) / median.")
+    others = [m.subject.env_name for m in report.measurements
+              if m.subject.env_name in COMPARISONS]
+    if others:
+        lines.append(f"{', '.join(others)} and {LEDUC} are PettingZoo's classic environments "
+                     "(env(), two players), played by the same loop and chooser.")
     if not report.leduc_available:
         lines.append("pettingzoo.classic.leduc_holdem_v4 is not installed (pip install -e "
                      "'.[bench]'), so there is no leduc_holdem_v4 row and no ratio column.")

@@ -6,6 +6,7 @@ Usage::
     cardgym train power_hungry_pets --players 2 --timesteps 200000 --opponents heuristic self
     cardgym tournament --games 50 --env power_hungry_pets --players 3 4 --seed 7
     cardgym bench --seconds 2 --rounds 3 --output benchmarks/results
+    cardgym arena --games 400 --output benchmarks/results --update-cards --write-readme
     cardgym eval exploding_kittens --players 4 --agents heuristic random --games 200
     cardgym play karel_kakelaar --players 3 --seat 0 --opponents heuristic
     python -m cardgym --help
@@ -211,8 +212,8 @@ def _configure_eval(parser: argparse.ArgumentParser) -> None:
                              + ", ".join(short_name(g.env_id) for g in GAMES))
     parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                         help="one agent per seat, or two: the first against the second in "
-                             "every other seat. A spec is random, heuristic, model:PATH or "
-                             "ismcts[:KEY=VALUE,...]")
+                             "every other seat. A spec is random, heuristic, model:PATH, "
+                             "rllib:PATH or ismcts[:KEY=VALUE,...]")
     parser.add_argument("--players", type=positive_int, default=None, metavar="N",
                         help="seats at the table; default the number of agents when more "
                              "than two, else the game's smallest player count")
@@ -252,7 +253,7 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
                         help="your seat, 0..N-1")
     parser.add_argument("--opponents", nargs="+", default=["random"], metavar="SPEC",
                         help="one agent for every other seat, or one per other seat in seat "
-                             "order: random, heuristic, model:PATH or ismcts[:KEY=VALUE,...]")
+                             "order: random, heuristic, model:PATH, rllib:PATH or ismcts[:KEY=VALUE,...]")
     parser.add_argument("--seed", type=non_negative_int, default=None,
                         help="seed of the deal and the bots; default a fresh one, printed")
     add_option_argument(parser)
@@ -324,11 +325,13 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "train",
-        "train MaskablePPO by self-play on a game",
+        "train MaskablePPO by self-play on a game, or PPO on Ray RLlib (--backend rllib)",
         "Train MaskablePPO (sb3-contrib) on one seat of a game against an opponent pool "
         "(random, heuristic, saved models, and 'self': frozen checkpoints of the learner), "
         "with a progress bar, TensorBoard logs, periodic checkpoints and evaluation. "
-        "Writes OUTPUT/GAME-Np-seedS/model.zip with its model card model.json.",
+        "Writes OUTPUT/GAME-Np-seedS/model.zip with its model card model.json. With "
+        "--backend rllib, train PPO on Ray RLlib instead (every seat, env runners in "
+        "parallel, locally or on the cluster RAY_ADDRESS names; needs the rllib extra).",
         _lazy("agents.commands", "configure_train"),
         _lazy("agents.commands", "run_train"),
     ),
@@ -340,6 +343,17 @@ COMMANDS: tuple[Command, ...] = (
         "win share per seat and steps per second.",
         _lazy("cardgym.tournament", "configure"),
         _lazy("cardgym.tournament", "run"),
+    ),
+    Command(
+        "arena",
+        "seeded round-robin of agents: win rates with 95 percent intervals, OpenSkill ratings",
+        "Play seeded round-robin tournaments among agents (random, heuristic, the shipped "
+        "baseline models, model:PATH, ismcts) on every game at 2 and 4 players (2 and 5 for "
+        "karel_kakelaar), seats rotated, and print standings (win rates with 95% Wilson "
+        "intervals, OpenSkill ratings mu +- sigma) and head-to-head tables; optionally write "
+        "them as Markdown and CSV, into the model cards and into README.md.",
+        _lazy("benchmarks.arena", "configure"),
+        _lazy("benchmarks.arena", "run"),
     ),
     Command(
         "bench",

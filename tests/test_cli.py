@@ -134,6 +134,7 @@ def test_bench_prints_every_variant_and_the_leduc_reference(
     labels = [(row[0], row[1], row[2]) for row in rows]
     expected = [(FIRST_NAME, str(count), variant)
                 for variant in (throughput.ENV, throughput.RAW, throughput.WRAPPED)]
+    expected += [(name, "2", throughput.ENV) for name in throughput.load_comparisons()]
     if throughput.load_leduc() is not None:
         expected.append((throughput.LEDUC, "2", throughput.ENV))
         assert rows[-1][5] == "1.00x"
@@ -159,8 +160,12 @@ def test_bench_covers_every_game_and_player_count_by_default(
     monkeypatch.setattr(throughput, "WARMUP_EPISODES", 1)
     assert main(["bench", "--seconds", "0.001", "--rounds", "2"]) == 0
     rows = markdown_rows(capsys.readouterr().out)
-    pairs = {(row[0], row[1]) for row in rows if row[0] != throughput.LEDUC}
-    assert pairs == {(short_name(g.env_id), str(n)) for g, n in select_settings()}
+    references = {throughput.LEDUC, *throughput.COMPARISONS}
+    pairs = {(row[0], row[1]) for row in rows if row[0] not in references}
+    settings = {(short_name(g.env_id), str(n)) for g, n in select_settings()}
+    option_rows = {(label, n) for name, label, _ in throughput.OPTION_ROWS
+                   for game, n in settings if game == name}
+    assert pairs == settings | option_rows
 
 
 def test_bench_writes_markdown_and_csv(

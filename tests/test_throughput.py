@@ -238,3 +238,42 @@ def test_results_are_written_as_markdown_and_csv(tmp_path: Path) -> None:
     assert len(lines) == 1 + len(report.measurements)
     assert lines[1].startswith("game,2,env(),30000.0,")
     assert paths[0].read_text(encoding="utf-8") == throughput.format_markdown(report)
+
+
+# ------------------------------------------------------------- comparisons
+
+
+def test_pettingzoo_comparison_envs_come_after_the_games_and_before_leduc() -> None:
+    game, count = SETTINGS[0]
+
+    def never_built() -> AECEnv:
+        raise AssertionError("not built here")
+
+    args = Args(games=(short_name(game.env_id),), players=(count,))
+    subjects = throughput.build_subjects(args, never_built, {"texas_holdem_v4": never_built,
+                                                             "hanabi_v5": never_built})
+    assert [(s.env_name, s.num_players, s.reference) for s in subjects[3:]] == [
+        ("texas_holdem_v4", 2, False), ("hanabi_v5", 2, False), (throughput.LEDUC, 2, True)]
+
+
+def test_comparison_envs_that_import_play_legal_moves() -> None:
+    comparisons = throughput.load_comparisons()
+    assert set(comparisons) <= set(throughput.COMPARISONS)
+    assert set(throughput.load_comparisons(("no_such_env_v0",))) == set()
+    for name, make in comparisons.items():
+        seen: list[tuple[NDArray[Any], int]] = []
+        run = play(make(), checking(RandomLegalChooser(np.random.default_rng(6)), seen), seed=6,
+                   max_episodes=3)
+        assert run.episodes == 3, name
+        assert all(mask[action] == 1 for mask, action in seen), name
+
+
+def test_the_streaking_expansion_is_measured_beside_exploding_kittens() -> None:
+    args = Args(games=("exploding_kittens",), players=(3,))
+    subjects = throughput.build_subjects(args, None)
+    labels = [(s.env_name, s.num_players, s.variant) for s in subjects]
+    assert labels[-1] == ("exploding_kittens+streaking", 3, throughput.ENV)
+    env = subjects[-1].make()
+    assert env.config.streaking and env.num_players == 3
+    assert len(env.action_table) > len(subjects[0].make().action_table)
+    assert len({s.seed for s in subjects}) == 1  # the same deals' seeds as the base game

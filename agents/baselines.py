@@ -1,0 +1,47 @@
+"""The baseline models shipped in ``models/``: where they are and which exist.
+
+One MaskablePPO model per game at its two benchmark table sizes (2 and 4 players;
+2 and 5 for Karel Kakelaar), trained from a fixed seed by
+``benchmarks/train_baselines.py`` and saved as ``models/GAME-Np/model.zip`` with its
+model card ``model.json`` beside it. The agent spec ``baseline`` names the one for
+the game and player count at hand (loading it needs the ``train`` extra).
+
+The folder is found beside the packages (a clone installed with ``pip install -e``);
+the environment variable ``CARDGYM_MODELS`` points elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from cardgym.registration import GameEntry, find_game, short_name
+
+__all__ = ["BASELINE_PLAYERS", "baseline_path", "baseline_settings", "models_dir"]
+
+#: The table sizes with a shipped baseline model (and the arena's default sizes).
+BASELINE_PLAYERS: dict[str, tuple[int, ...]] = {
+    "power_hungry_pets": (2, 4),
+    "exploding_kittens": (2, 4),
+    "karel_kakelaar": (2, 5),
+}
+
+
+def models_dir() -> Path:
+    """The folder of the shipped models: ``$CARDGYM_MODELS`` or ``models/`` of the clone."""
+    override = os.environ.get("CARDGYM_MODELS")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[1] / "models"
+
+
+def baseline_settings() -> list[tuple[GameEntry, int]]:
+    """Every (game, player count) with a baseline model, in registry order."""
+    return [(find_game(name), count) for name, counts in BASELINE_PLAYERS.items()
+            for count in counts]
+
+
+def baseline_path(game: GameEntry | str, num_players: int) -> Path:
+    """``models/GAME-Np/model.zip`` (it may not exist: see :func:`baseline_settings`)."""
+    entry = game if isinstance(game, GameEntry) else find_game(game)
+    return models_dir() / f"{short_name(entry.env_id)}-{num_players}p" / "model.zip"
