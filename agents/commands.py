@@ -2,7 +2,8 @@
 
 ``demo`` is the project's main job (``make demo``): a short self-play training run of
 MaskablePPO on two-player Power Hungry Pets, then a seeded evaluation of the model
-against the random and the heuristic agent, printed as one table.
+against the random and the heuristic agent, printed as one table. ``train --backend
+rllib`` hands over to :mod:`agents.rllib.commands` (PPO on Ray RLlib, the ``rllib`` extra).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from agents.rllib import commands as rllib_commands
 from agents.single_agent import SELF
 from agents.train import TrainArgs
 from cardgym.cli import (
@@ -89,6 +91,7 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard logs")
     add_option_argument(parser)
+    rllib_commands.add_arguments(parser)  # --backend and the RLlib options
 
 
 def train_args(args: argparse.Namespace) -> TrainArgs:
@@ -112,6 +115,9 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
 
 
 def run_train(args: argparse.Namespace, out: TextIO) -> int:
+    if args.backend == "rllib":
+        return rllib_commands.run_rllib_train(args, out)
+    rllib_commands.reject_rllib_arguments(args)
     _require_train_extra()
     from agents.sb3 import read_card
     from agents.train import train

@@ -86,8 +86,9 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
             })
             for agent in self.possible_agents
         }
-        self._action_spaces = {agent: spaces.Discrete(NUM_ACTIONS)
-                               for agent in self.possible_agents}
+        self._action_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents
+        }
         self.game_state: State | None = None
         self._np_random: np.random.Generator | None = None
         self._masks: list[int] = [0] * num_players

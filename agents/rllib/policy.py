@@ -1,0 +1,159 @@
+"""An RLlib checkpoint as a :class:`~agents.policy.Policy` (agent spec ``rllib:PATH``).
+
+``PATH`` is any of: the run folder that ``cardgym train --backend rllib`` writes
+(``runs/GAME-Np-seedS-rllib``), its ``checkpoint/`` folder (an RLlib algorithm
+checkpoint), or a single RLModule saved with ``RLModule.save_to_path``. The
+module is RLlib's ``ActionMaskingTorchRLModule``; it is fed the seat's observation
+and mask under the adapter's keys and plays on CPU, one decision at a time. The
+model card ``model.json`` beside the checkpoint, when there is one, must name the
+game being played; the module's spaces must fit it in any case.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents.rllib import ACTION_MASK, CARD, OBSERVATIONS, SHARED_MODULE, require_rllib
+from cardgym.registration import GameEntry
+
+__all__ = ["CheckpointError", "RllibPolicy", "find_module_dir", "read_card"]
+
+#: Where an algorithm checkpoint keeps its modules.
+MODULES_DIR = Path("learner_group") / "learner" / "rl_module"
+
+
+class CheckpointError(ValueError):
+    """A checkpoint path that is missing, holds no RLModule, or fits another game."""
+
+
+def _is_module_dir(path: Path) -> bool:
+    return (path / "class_and_ctor_args.pkl").is_file() and any(path.glob("module_state*"))
+
+
+def find_module_dir(path: str | Path, module_id: str = SHARED_MODULE) -> Path:
+    """The folder of RLModule ``module_id`` in a run folder, an algorithm
+    checkpoint or a module checkpoint.
+
+    Raises:
+        CheckpointError: the path does not exist or holds no such module.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise CheckpointError(f"RLlib checkpoint {str(path)!r} does not exist")
+    for candidate in (path / "checkpoint" / MODULES_DIR / module_id, path / MODULES_DIR / module_id,
+                      path / module_id):
+        if _is_module_dir(candidate):
+            return candidate
+    if _is_module_dir(path) and not (path / module_id).is_dir():
+        return path
+    raise CheckpointError(
+        f"{path} holds no RLlib module {module_id!r}: give the run folder of cardgym train "
+        f"--backend rllib, its checkpoint/ folder, or a folder saved by RLModule.save_to_path"
+    )
+
+
+def read_card(path: str | Path) -> dict[str, Any] | None:
+    """The model card of a run, looked up in ``path`` and its parent; None if absent."""
+    path = Path(path)
+    for folder in (path, path.parent):
+        card = folder / CARD
+        if card.is_file():
+            return json.loads(card.read_text())  # type: ignore[no-any-return]
+    return None
+
+
+class RllibPolicy:
+    """A trained RLlib module choosing among the legal actions.
+
+    Args:
+        module: an RLModule that takes ``{"obs": {"observations", "action_mask"}}``
+            and returns action logits (RLlib's ``ActionMaskingTorchRLModule``).
+        deterministic: take the most probable legal action (default), or sample from
+            the masked distribution with the generator passed to ``act``.
+    """
+
+    name = "rllib"
+
+    def __init__(self, module: Any, deterministic: bool = True) -> None:
+        self.module = module
+        self.deterministic = deterministic
+
+    @classmethod
+    def load(cls, path: str | Path, game: GameEntry | None = None,
+             num_players: int | None = None, options: Mapping[str, Any] | None = None,
+             deterministic: bool = True, module_id: str = SHARED_MODULE) -> RllibPolicy:
+        """Load module ``module_id`` from a checkpoint (see the module docstring).
+
+        Raises:
+            CheckpointError: a missing path, no module, or a module for another game.
+            ImportError: the ``rllib`` extra is not installed (the message says how).
+        """
+        module_dir = find_module_dir(path, module_id)
+        card = read_card(path)
+        if card is not None and game is not None and card.get("game") != game.env_id:
+            raise CheckpointError(f"{path} was trained on {card.get('game')}, not {game.env_id}")
+        require_rllib()
+        import torch
+        from ray.rllib.core.rl_module.rl_module import RLModule
+
+        torch.set_num_threads(1)
+        try:
+            module = RLModule.from_checkpoint(str(module_dir))
+        except Exception as error:  # a damaged or foreign checkpoint: say which
+            raise CheckpointError(f"cannot load {module_dir} as an RLlib module: {error}") from error
+        if game is not None:
+            _check_fits(module, module_dir, game, num_players, options)
+        if isinstance(module, torch.nn.Module):
+            module.eval()
+        return cls(module, deterministic)
+
+    def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.int8],
+            rng: np.random.Generator) -> int:
+        import torch
+
+        legal = np.flatnonzero(action_mask)
+        if not legal.size:
+            raise ValueError("the action mask has no legal action")
+        batch = {"obs": {
+            OBSERVATIONS: torch.as_tensor(observation, dtype=torch.float32).reshape(1, -1),
+            ACTION_MASK: torch.as_tensor(action_mask, dtype=torch.float32).reshape(1, -1),
+        }}
+        with torch.no_grad():
+            logits = self.module.forward_inference(batch)["action_dist_inputs"][0].numpy()
+        scores = logits[legal].astype(np.float64)
+        if self.deterministic:
+            return int(legal[np.argmax(scores)])
+        probs = np.exp(scores - scores.max())
+        return int(rng.choice(legal, p=probs / probs.sum()))
+
+    def __repr__(self) -> str:
+        return f"RllibPolicy(deterministic={self.deterministic})"
+
+
+def _check_fits(module: Any, module_dir: Path, game: GameEntry, num_players: int | None,
+                options: Mapping[str, Any] | None) -> None:
+    from agents.single_agent import make_game_env
+
+    env = make_game_env(game, num_players or min(game.player_counts), options)
+    agent = env.possible_agents[0]
+    expected = env.observation_space(agent)["observation"].shape  # type: ignore[index]
+    actions = env.action_space(agent).n  # type: ignore[attr-defined]
+    space = module.observation_space
+    try:
+        shape = space[OBSERVATIONS].shape
+    except (KeyError, TypeError):
+        raise CheckpointError(
+            f"{module_dir} is not an action-masking module: its observation space is {space}"
+        ) from None
+    module_actions = getattr(module.action_space, "n", None)
+    if shape != expected or module_actions != actions:
+        raise CheckpointError(
+            f"{module_dir} expects observations {shape} and {module_actions} actions; "
+            f"{game.env_id} has {expected} and {actions}"
+        )
