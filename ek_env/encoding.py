@@ -288,6 +288,10 @@ class Layout:
         offsets = self.observation_spec.offsets
         self._o = offsets
         self._base_offsets = tuple(offsets[name] for name in _BASE_FIELDS)
+        if self.streaking:
+            self._streaking_offsets = tuple(offsets[name] for name in (
+                "blind", "marked", "kittens_to_insert", "exploding", "garbage_waiting",
+                "alter_cards", "alter_placed"))
 
     # -------------------------------------------------------------- masks
 
@@ -534,27 +538,28 @@ class Layout:
     def _encode_streaking(self, view: PlayerView, out: bytearray) -> None:
         blind, marked, to_insert, exploding, waiting, alter_left, alter_placed = (
             view.streaking_facts())
-        o = self._o
+        blind_at, marked_at, insert_at, exploding_at, waiting_at, left_at, placed_at = (
+            self._streaking_offsets)
         kinds = self.kinds
         seat = view.seat
-        n = view.num_players
+        n = len(blind)
         if True in blind:
-            start = o["blind"]
-            out[start : start + n] = bytes(blind[seat:] + blind[:seat])
-        for other, marks in enumerate(marked):
+            out[blind_at : blind_at + n] = bytes(blind[seat:] + blind[:seat])
+        for other in range(n):
+            marks = marked[other]
             if any(marks):
-                start = o["marked"] + (other - seat) % n * kinds
+                start = marked_at + (other - seat) % n * kinds
                 out[start : start + kinds] = bytes(marks)
         if to_insert:
-            out[o["kittens_to_insert"]] = to_insert
-        for other in exploding:
-            out[o["exploding"] + (other - seat) % n] = 1
+            out[insert_at] = to_insert
+            for other in exploding:
+                out[exploding_at + (other - seat) % n] = 1
         for other in waiting:
-            out[o["garbage_waiting"] + (other - seat) % n] = 1
+            out[waiting_at + (other - seat) % n] = 1
         for card in alter_left:
-            out[o["alter_cards"] + card] += 1
+            out[left_at + card] += 1
         for depth, card in enumerate(alter_placed):
-            out[o["alter_placed"] + depth * kinds + card] = 1
+            out[placed_at + depth * kinds + card] = 1
 
 
 BASE: Final = Layout(Config())
