@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import os
@@ -55,21 +56,16 @@ EK = GameKit(
 
 STREAKING = ("streaking",)
 
-EK_STREAKING = GameKit(
+EK_STREAKING = dataclasses.replace(
+    EK,
     name="exploding_kittens_streaking",
     make_env=functools.partial(ek_env_factory, expansions=STREAKING),
-    player_counts=tuple(range(2, 10)),
-    legal_moves=ek_rules.legal_moves,
-    move_to_action=ek_encoding.move_to_action,
-    resample_hidden=ek_rules.resample_hidden,
-    invariants=ek_invariants,
     option_sets=(
         {},
         {"fast": True, "hand_size": 4, "attack_stacking": "stack",
          "empty_hand_target": "forbidden", "eliminated_cards": "out_of_play"},
         {"combos": False, "fast": True},
     ),
-    max_steps=50_000,
 )
 
 KAKELAAR = GameKit(
