@@ -174,6 +174,7 @@ def eliminate(state: State, seat: int, kittens: int) -> None:
     pile[KITTEN] += kittens
     knowledge.hand_emptied(state, seat)
     marks = state.marked[seat]
+    state.marks_total -= sum(marks)
     for card in range(state.kinds):
         marks[card] = 0
     state.blind[seat] = False
@@ -252,6 +253,7 @@ def remove_card(state: State, seat: int, card: int, rng: np.random.Generator | N
     if marks[card]:
         if rng is None or int(rng.integers(state.hands[seat][card] + 1)) < marks[card]:
             marks[card] -= 1
+            state.marks_total -= 1
 
 
 def remove_random(state: State, seat: int, rng: np.random.Generator) -> int:
@@ -309,7 +311,9 @@ def _discard_from_hand(state: State, seat: int, card: int, count: int) -> None:
     state.hands[seat][card] -= count
     marks = state.marked[seat]
     if marks[card]:
-        marks[card] = max(0, marks[card] - count)
+        unmarked = min(count, marks[card])
+        marks[card] -= unmarked
+        state.marks_total -= unmarked
     state.discard[card] += count
     knowledge.left_publicly(state, seat, card, count)
 

@@ -545,8 +545,7 @@ class Layout:
         n = len(blind)
         if True in blind:
             out[blind_at : blind_at + n] = bytes(blind[seat:] + blind[:seat])
-        for other in range(n):
-            marks = marked[other]
+        for other, marks in enumerate(marked):  # empty when nobody has a marked card
             if any(marks):
                 start = marked_at + (other - seat) % n * kinds
                 out[start : start + kinds] = bytes(marks)

@@ -140,6 +140,7 @@ def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[st
     for seat in blind:
         state.blind[seat] = True
     state.marked = marked
+    state.marks_total = sum(map(sum, marked))
     state.current = state.to_act = first_seat if first_seat is not None else int(rng.integers(n))
     state.owed = owed
     state.attacked = attacked

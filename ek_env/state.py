@@ -171,7 +171,7 @@ class State(SlotState):
             INSERT): 1 in the base game, more after a blind player's explosion.
         kinds: card kinds in play (``config.num_kinds``).
         blind, marked: Streaking Kittens: blind seats; per seat the counts of its
-            marked (public) cards.
+            marked (public) cards; marks_total: all marked cards (a quick test).
         explode_queue: seats whose kitten explodes next (Garbage Collection can
             explode several); resume, resume_seat: what goes on once they are settled.
         alter_left, alter_placed: Alter the Future 5x: cards still to place, and the
@@ -192,6 +192,7 @@ class State(SlotState):
         "held_kitten", "known_deck", "known_hands", "eliminated", "winner", "turns_played",
         "kinds", "blind", "marked", "explode_queue", "resume", "resume_seat", "alter_left",
         "alter_placed", "garbage_queue", "garbage_in", "garbage_from", "garbage_lost",
+        "marks_total",
     )
 
     def __init__(self, config: Config) -> None:
@@ -226,6 +227,7 @@ class State(SlotState):
         self.turns_played: int = 0
         self.blind: list[bool] = [False] * n
         self.marked: list[list[int]] = [[0] * k for _ in range(n)]
+        self.marks_total: int = 0
         self.explode_queue: list[int] = []
         self.resume: int = RESUME_PLAY
         self.resume_seat: int = NOBODY
@@ -268,6 +270,7 @@ class State(SlotState):
         other.kinds = self.kinds
         other.blind = self.blind[:]
         other.marked = [marks[:] for marks in self.marked]
+        other.marks_total = self.marks_total
         other.explode_queue = self.explode_queue[:]
         other.resume = self.resume
         other.resume_seat = self.resume_seat

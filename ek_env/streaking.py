@@ -165,6 +165,7 @@ def resolve(state: State, card: int, target: int, rng: np.random.Generator) -> N
             marks = state.marked[target]
             if int(rng.integers(hand[kind])) >= marks[kind]:
                 marks[kind] += 1
+                state.marks_total += 1
     elif card == CURSE:
         if state.alive[target] and not state.blind[target]:
             state.blind[target] = True

@@ -17,6 +17,7 @@ from ek_env.state import UNKNOWN
 _KITTENS = {n: composition(n, True)[KITTEN] for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 _NONE: list[int] = []
+_NO_MARKS: list[list[int]] = []
 
 if TYPE_CHECKING:
     from ek_env.state import Config, State
@@ -146,14 +147,15 @@ class PlayerView:
                                        list[int], list[int]]:
         """The expansion's facts for the encoder in one call (the lists are the
         state's own, for speed: read them, never change them): blindness and marked
-        cards per seat, kittens to insert, seats exploding next, seats still to put a
+        cards per seat (no list when nobody has a marked card), kittens to insert, seats exploding next, seats still to put a
         card in for Garbage Collection, and my Alter the Future cards (left, placed)."""
         state = self._state
         if state.alter_left and state.current == self.seat:
             left, placed = state.alter_left, state.alter_placed
         else:
             left = placed = _NONE
-        return (state.blind, state.marked, state.held_kitten, state.explode_queue,
+        return (state.blind, state.marked if state.marks_total else _NO_MARKS,
+                state.held_kitten, state.explode_queue,
                 state.garbage_queue, left, placed)
 
     @property
