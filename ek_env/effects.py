@@ -128,7 +128,7 @@ def explode(state: State, seat: int, kittens: int, rng: np.random.Generator) -> 
     """``kittens`` Exploding Kittens, shown to all, explode for ``seat``: each needs a
     Defuse (played automatically by a seeing player; a blind one turns random cards
     until it finds them), then the seat puts them back one by one (INSERT); without
-    enough Defuses the seat is out. What follows is :func:`_continue`'s."""
+    enough Defuses the seat is out. What follows is :func:`carry_on`'s."""
     hand = state.hands[seat]
     defused = 0
     if not state.blind[seat]:
@@ -193,7 +193,7 @@ def eliminate(state: State, seat: int, kittens: int) -> None:
 
 def insert(state: State, depth: int, rng: np.random.Generator) -> None:
     """Put a defused kitten back ``depth`` cards from the top; when the last is back,
-    the game goes on (:func:`_continue`)."""
+    the game goes on (:func:`carry_on`)."""
     deck = state.deck
     deck.insert(len(deck) - depth, KITTEN)
     state.held_kitten -= 1
