@@ -56,6 +56,20 @@ def next_alive(state: State, seat: int) -> int:
     return other
 
 
+def target_offsets(state: State, need_cards: bool) -> int:
+    """Seats the turn holder may choose, as a bit mask over offsets 1..n-1 clockwise:
+    living others, with cards in hand if ``need_cards``."""
+    n = state.num_players
+    seat = state.current
+    alive, hands = state.alive, state.hands
+    mask = 0
+    for offset in range(1, n):
+        other = (seat + offset) % n
+        if alive[other] and (not need_cards or any(hands[other])):
+            mask |= 1 << offset
+    return mask
+
+
 # --------------------------------------------------------------- turn flow
 
 

@@ -338,11 +338,7 @@ class Layout:
         if phase == GARBAGE:
             return self._kinds_mask(state.hands[seat], self.garbage_index)
         if phase == TARGET:
-            n = state.num_players
-            mask = 0
-            for target in streaking.valid_targets(state, state.pending_card):
-                mask |= 1 << (self.target_base + (target - state.current) % n)
-            return mask
+            return streaking.valid_offsets(state, state.pending_card) << self.target_base
         return 0
 
     @staticmethod

@@ -68,6 +68,7 @@ from ek_env.state import (
 )
 
 next_alive = effects.next_alive
+target_offsets = effects.target_offsets
 
 
 # ------------------------------------------------------------------- setup
@@ -128,20 +129,6 @@ def returns(state: State) -> list[float]:
     if state.phase == GAME_OVER and state.winner >= 0:
         result[state.winner] = 1.0
     return result
-
-
-def target_offsets(state: State, need_cards: bool) -> int:
-    """Seats the turn holder may choose, as a bit mask over offsets 1..n-1 clockwise:
-    living others, with cards in hand if ``need_cards``."""
-    n = state.num_players
-    seat = state.current
-    alive, hands = state.alive, state.hands
-    mask = 0
-    for offset in range(1, n):
-        other = (seat + offset) % n
-        if alive[other] and (not need_cards or any(hands[other])):
-            mask |= 1 << offset
-    return mask
 
 
 def combo_kinds(config: Config) -> tuple[int, ...]:

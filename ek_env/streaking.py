@@ -36,6 +36,7 @@ from ek_env.effects import (
     remove_random,
     settle_one,
     streaking_left,
+    target_offsets,
 )
 from ek_env.state import (
     ALTER,
@@ -52,14 +53,17 @@ from ek_env.state import (
 # ------------------------------------------------------------- blind play
 
 
+def valid_offsets(state: State, card: int) -> int:
+    """Seats a turned-up targeted card may aim at, as :func:`target_offsets`' bit mask:
+    living others, with cards for Favor and Mark when ``empty_hand_target`` is
+    ``"forbidden"``."""
+    return target_offsets(state, card != CURSE and state.config.empty_hand_target == "forbidden")
+
+
 def valid_targets(state: State, card: int) -> list[int]:
-    """Seats a turned-up targeted card may aim at: living others, with cards for
-    Favor and Mark when ``empty_hand_target`` is ``"forbidden"``."""
-    seat = state.current
-    need_cards = card != CURSE and state.config.empty_hand_target == "forbidden"
-    n = state.num_players
-    seats = [(seat + k) % n for k in range(1, n)]
-    return [s for s in seats if state.alive[s] and (not need_cards or any(state.hands[s]))]
+    """The seats of :func:`valid_offsets`."""
+    offsets, n = valid_offsets(state, card), state.num_players
+    return [(state.current + k) % n for k in range(1, n) if offsets >> k & 1]
 
 
 def blind_play(state: State, rng: np.random.Generator) -> None:
