@@ -61,11 +61,11 @@ def target_offsets(state: State, need_cards: bool) -> int:
     living others, with cards in hand if ``need_cards``."""
     n = state.num_players
     seat = state.current
-    alive, hands = state.alive, state.hands
+    alive, sizes = state.alive, state.sizes
     mask = 0
     for offset in range(1, n):
         other = (seat + offset) % n
-        if alive[other] and (not need_cards or any(hands[other])):
+        if alive[other] and (not need_cards or sizes[other]):
             mask |= 1 << offset
     return mask
 
@@ -106,11 +106,13 @@ def draw(state: State, rng: np.random.Generator) -> None:
     if card != KITTEN:
         knowledge.top_drawn(state, seat, card)
         hand[card] += 1
+        state.sizes[seat] += 1
         _draw_done(state, seat)
         return
     if state.kinds > STREAKING and hand[STREAKING] and not hand[KITTEN]:
         knowledge.top_drawn(state, seat, card, kept=True)
         hand[KITTEN] += 1
+        state.sizes[seat] += 1
         _draw_done(state, seat)
         return
     knowledge.top_drawn(state, seat, card)
@@ -185,6 +187,7 @@ def eliminate(state: State, seat: int, kittens: int) -> None:
         if count:
             pile[card] += count
             hand[card] = 0
+    state.sizes[seat] = 0
     pile[KITTEN] += kittens
     knowledge.hand_emptied(state, seat)
     marks = state.marked[seat]
@@ -263,6 +266,7 @@ def remove_card(state: State, seat: int, card: int, rng: np.random.Generator | N
     """One ``card`` leaves ``seat``'s hand: a marked copy first when the player chose
     the kind (``rng`` None), else the copy is random among the kind's cards."""
     state.hands[seat][card] -= 1
+    state.sizes[seat] -= 1
     marks = state.marked[seat]
     if marks[card]:
         if rng is None or int(rng.integers(state.hands[seat][card] + 1)) < marks[card]:
@@ -273,7 +277,7 @@ def remove_card(state: State, seat: int, card: int, rng: np.random.Generator | N
 def remove_random(state: State, seat: int, rng: np.random.Generator) -> int:
     """A uniformly random card leaves ``seat``'s (non-empty) hand; returns its kind."""
     hand = state.hands[seat]
-    card = nth_card(hand, int(rng.integers(sum(hand))))
+    card = nth_card(hand, int(rng.integers(state.sizes[seat])))
     remove_card(state, seat, card, rng)
     return card
 
@@ -301,6 +305,7 @@ def _transfer(state: State, giver: int, receiver: int, card: int, random_copy: b
         explode(state, receiver, 1, rng)
         return
     state.hands[receiver][card] += 1
+    state.sizes[receiver] += 1
     if public:
         knowledge.moved_publicly(state, giver, receiver, card)
     else:
@@ -323,6 +328,7 @@ def announce(state: State, kind: int, card: int, target: int) -> None:
 
 def _discard_from_hand(state: State, seat: int, card: int, count: int) -> None:
     state.hands[seat][card] -= count
+    state.sizes[seat] -= count
     marks = state.marked[seat]
     if marks[card]:
         unmarked = min(count, marks[card])
@@ -421,7 +427,7 @@ def _resolve(state: State, rng: np.random.Generator) -> None:
         elif card == SKIP:
             settle_one(state)
         elif card == FAVOR:
-            if any(state.hands[target]):
+            if state.sizes[target]:
                 if state.blind[target]:
                     _transfer(state, target, seat, random_kind(state, target, rng), True,
                               False, rng)
@@ -459,7 +465,7 @@ def random_kind(state: State, seat: int, rng: np.random.Generator) -> int:
 
 def steal_random(state: State, target: int, thief: int, rng: np.random.Generator) -> None:
     """A random card of ``target``'s hand goes to ``thief``; both see which."""
-    if not any(state.hands[target]):
+    if not state.sizes[target]:
         return
     _transfer(state, target, thief, random_kind(state, target, rng), True, False, rng)
 
@@ -486,6 +492,7 @@ def take(state: State, card: int) -> None:
     seat = state.current
     state.discard[card] -= 1
     state.hands[seat][card] += 1
+    state.sizes[seat] += 1
     knowledge.arrived_publicly(state, seat, card)
     state.phase = PLAY
     state.to_act = seat

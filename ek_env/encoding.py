@@ -305,7 +305,7 @@ class Layout:
         seat = state.to_act
         if phase == NOPE_WINDOW:
             if state.blind[seat]:
-                if any(state.hands[seat]):
+                if state.sizes[seat]:
                     return 1 << self.blind_nope_index | 1 << self.pass_index
                 return 1 << self.pass_index
             if state.hands[seat][NOPE]:
@@ -313,7 +313,7 @@ class Layout:
             return 1 << self.pass_index
         if phase == PLAY:
             if state.blind[seat]:
-                if any(state.hands[seat]):
+                if state.sizes[seat]:
                     return 1 << self.draw_index | self.blind_play_bit
                 return 1 << self.draw_index
             return self._play_mask(state)
@@ -525,15 +525,16 @@ class Layout:
         for depth, known in view.known_deck():
             out[known_deck + depth * kinds + known] = 1
         known_hands = view.known_hands_relative()
-        if any(known_hands):
-            out[known_hands_at : known_hands_at + len(known_hands)] = bytes(known_hands)
+        out[known_hands_at : known_hands_at + len(known_hands)] = known_hands
         if self.streaking:
             self._encode_streaking(view, out)
         return np.frombuffer(out, dtype=np.uint8).astype(np.float32)
 
     def _encode_streaking(self, view: PlayerView, out: bytearray) -> None:
-        blind, marked, to_insert, exploding, waiting, alter_left, alter_placed = (
-            view.streaking_facts())
+        facts = view.streaking_facts()
+        if facts is None:
+            return
+        blind, marked, to_insert, exploding, waiting, alter_left, alter_placed = facts
         blind_at, marked_at, insert_at, exploding_at, waiting_at, left_at, placed_at = (
             self._streaking_offsets)
         kinds = self.kinds
@@ -541,10 +542,8 @@ class Layout:
         n = len(blind)
         if True in blind:
             out[blind_at : blind_at + n] = bytes(blind[seat:] + blind[:seat])
-        for other, marks in enumerate(marked):  # empty when nobody has a marked card
-            if any(marks):
-                start = marked_at + (other - seat) % n * kinds
-                out[start : start + kinds] = bytes(marks)
+        if marked:  # empty when nobody has a marked card
+            out[marked_at : marked_at + n * kinds] = b"".join(marked[seat:] + marked[:seat])
         if to_insert:
             out[insert_at] = to_insert
             for other in exploding:

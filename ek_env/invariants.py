@@ -68,6 +68,7 @@ def check_invariants(state: State) -> None:
         if not state.alive[seat]:
             assert not any(hand), f"exploded seat {seat} holds cards"
             assert not state.blind[seat] and not any(state.marked[seat])
+    assert state.sizes == [sum(hand) for hand in state.hands], "sizes are not the hand sizes"
     assert state.marks_total == sum(map(sum, state.marked)), "marks_total is not the marks"
     assert len(state.eliminated) == n - alive and len(set(state.eliminated)) == n - alive
     if state.phase == GAME_OVER:

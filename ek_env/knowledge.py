@@ -84,7 +84,7 @@ def left_unseen(state: State, seat: int, card: int) -> None:
 def forget_hand(state: State, observer: int, other: int) -> None:
     start = row(state, observer, other)
     kinds = state.kinds
-    state.known_hands[start : start + kinds] = [0] * kinds
+    state.known_hands[start : start + kinds] = bytes(kinds)
 
 
 def hand_emptied(state: State, seat: int) -> None:

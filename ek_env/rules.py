@@ -93,6 +93,7 @@ def new_game(config: Config, rng: np.random.Generator,
         for _ in range(config.hand_size):
             hand[others.pop()] += 1
         hand[DEFUSE] += 1
+    state.count_sizes()
     if config.fast:  # a third of the undealt cards go back to the box unseen
         for _ in range(len(others) // 3):
             state.box[others.pop()] += 1
@@ -168,11 +169,11 @@ def legal_moves(state: State) -> list[Move]:
     seat = state.to_act
     if phase == PLAY:
         if state.blind[seat]:
-            return [Draw(), BlindPlay()] if any(state.hands[seat]) else [Draw()]
+            return [Draw(), BlindPlay()] if state.sizes[seat] else [Draw()]
         return _play_moves(state)
     if phase == NOPE_WINDOW:
         if state.blind[seat]:
-            return [BlindNope(), Pass()] if any(state.hands[seat]) else [Pass()]
+            return [BlindNope(), Pass()] if state.sizes[seat] else [Pass()]
         if state.hands[seat][NOPE]:
             return [Nope(), Pass()]
         return [Pass()]

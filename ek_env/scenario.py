@@ -139,8 +139,9 @@ def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[st
     state.box = [counts[card] - used[card] for card in range(kinds)]
     for seat in blind:
         state.blind[seat] = True
-    state.marked = marked
+    state.marked = [bytearray(marks) for marks in marked]
     state.marks_total = sum(map(sum, marked))
+    state.count_sizes()
     state.current = state.to_act = first_seat if first_seat is not None else int(rng.integers(n))
     state.owed = owed
     state.attacked = attacked

@@ -171,7 +171,8 @@ class State(SlotState):
             INSERT): 1 in the base game, more after a blind player's explosion.
         kinds: card kinds in play (``config.num_kinds``).
         blind, marked: Streaking Kittens: blind seats; per seat the counts of its
-            marked (public) cards; marks_total: all marked cards (a quick test).
+            marked (public) cards, a bytearray per seat; marks_total: all marked
+            cards (a quick test).
         explode_queue: seats whose kitten explodes next (Garbage Collection can
             explode several); resume, resume_seat: what goes on once they are settled.
         alter_left, alter_placed: Alter the Future 5x: cards still to place, and the
@@ -180,8 +181,9 @@ class State(SlotState):
             seats still to put a card in, the cards put in and who put them, and the
             seats whose Streaking Kitten went in while they held a kitten.
         known_deck: per seat, the kind at each depth (0 = top) it knows, else UNKNOWN.
-        known_hands: flat ``[observer * n + other][kind]`` lower bounds, as one list of
-            ``n * n * NUM_KINDS`` counts.
+        known_hands: flat ``[observer * n + other][kind]`` lower bounds, as one
+            ``bytearray`` of ``n * n * kinds`` counts (copied into observations as is).
+        sizes: the number of cards in each hand (kept with ``hands``, for speed).
         eliminated: seats in the order they exploded.
     """
 
@@ -192,7 +194,7 @@ class State(SlotState):
         "held_kitten", "known_deck", "known_hands", "eliminated", "winner", "turns_played",
         "kinds", "blind", "marked", "explode_queue", "resume", "resume_seat", "alter_left",
         "alter_placed", "garbage_queue", "garbage_in", "garbage_from", "garbage_lost",
-        "marks_total",
+        "marks_total", "sizes",
     )
 
     def __init__(self, config: Config) -> None:
@@ -203,6 +205,7 @@ class State(SlotState):
         self.kinds = k
         self.deck: list[int] = []
         self.hands: list[list[int]] = [[0] * k for _ in range(n)]
+        self.sizes: list[int] = [0] * n
         self.discard: list[int] = [0] * k
         self.out_of_play: list[int] = [0] * k
         self.box: list[int] = [0] * k
@@ -221,12 +224,12 @@ class State(SlotState):
         self.window_last: int = NOBODY
         self.held_kitten: int = 0
         self.known_deck: list[list[int]] = [[] for _ in range(n)]
-        self.known_hands: list[int] = [0] * (n * n * k)
+        self.known_hands = bytearray(n * n * k)
         self.eliminated: list[int] = []
         self.winner: int = NOBODY
         self.turns_played: int = 0
         self.blind: list[bool] = [False] * n
-        self.marked: list[list[int]] = [[0] * k for _ in range(n)]
+        self.marked: list[bytearray] = [bytearray(k) for _ in range(n)]
         self.marks_total: int = 0
         self.explode_queue: list[int] = []
         self.resume: int = RESUME_PLAY
@@ -245,6 +248,7 @@ class State(SlotState):
         other.num_players = self.num_players
         other.deck = self.deck[:]
         other.hands = [hand[:] for hand in self.hands]
+        other.sizes = self.sizes[:]
         other.discard = self.discard[:]
         other.out_of_play = self.out_of_play[:]
         other.box = self.box[:]
@@ -283,7 +287,11 @@ class State(SlotState):
         return other
 
     def hand_size(self, seat: int) -> int:
-        return sum(self.hands[seat])
+        return self.sizes[seat]
+
+    def count_sizes(self) -> None:
+        """Recount ``sizes`` from ``hands`` (after dealing or rebuilding hands)."""
+        self.sizes = [sum(hand) for hand in self.hands]
 
 
 # ------------------------------------------------------------------- moves

@@ -156,7 +156,7 @@ def resolve(state: State, card: int, target: int, rng: np.random.Generator) -> N
     elif card == GARBAGE_COLLECTION:
         n = state.num_players
         order = [(seat + k) % n for k in range(n)]
-        state.garbage_queue = [s for s in order if state.alive[s] and any(state.hands[s])]
+        state.garbage_queue = [s for s in order if state.alive[s] and state.sizes[s]]
         state.garbage_in = []
         state.garbage_from = []
         state.garbage_lost = []

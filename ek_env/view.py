@@ -17,7 +17,7 @@ from ek_env.state import UNKNOWN
 _KITTENS = {n: composition(n, True)[KITTEN] for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 _NONE: list[int] = []
-_NO_MARKS: list[list[int]] = []
+_NO_MARKS: list[bytearray] = []
 
 if TYPE_CHECKING:
     from ek_env.state import Config, State
@@ -72,7 +72,7 @@ class PlayerView:
         return self._state.alive[:]
 
     def hand_sizes(self) -> list[int]:
-        return [sum(hand) for hand in self._state.hands]
+        return self._state.sizes[:]
 
     @property
     def discard(self) -> list[int]:
@@ -137,19 +137,26 @@ class PlayerView:
 
     def marked(self, seat: int) -> list[int]:
         """Counts per kind of ``seat``'s marked cards (public)."""
-        return self._state.marked[seat][:]
+        return list(self._state.marked[seat])
 
     def marked_hands(self) -> list[tuple[int, list[int]]]:
         """(seat, marked counts per kind) of every seat with marked cards (public)."""
-        return [(seat, marks[:]) for seat, marks in enumerate(self._state.marked) if any(marks)]
+        return [(seat, list(marks)) for seat, marks in enumerate(self._state.marked)
+                if any(marks)]
 
-    def streaking_facts(self) -> tuple[list[bool], list[list[int]], int, list[int], list[int],
-                                       list[int], list[int]]:
+    def streaking_facts(self) -> tuple[list[bool], list[bytearray], int, list[int], list[int],
+                                       list[int], list[int]] | None:
         """The expansion's facts for the encoder in one call (the lists are the
         state's own, for speed: read them, never change them): blindness and marked
-        cards per seat (no list when nobody has a marked card), kittens to insert, seats exploding next, seats still to put a
-        card in for Garbage Collection, and my Alter the Future cards (left, placed)."""
+        cards per seat (no list when nobody has a marked card), kittens to insert,
+        seats exploding next, seats still to put a card in for Garbage Collection, and
+        my Alter the Future cards (left, placed). ``None`` when there is none of these
+        (nobody blind, no marked card, no kitten held or being put back, no Garbage
+        Collection or Alter the Future under way)."""
         state = self._state
+        if not (state.marks_total or state.held_kitten or state.garbage_queue
+                or state.alter_left or True in state.blind):
+            return None
         if state.alter_left and state.current == self.seat:
             left, placed = state.alter_left, state.alter_placed
         else:
@@ -183,9 +190,9 @@ class PlayerView:
         return [(depth, card) for depth, card in enumerate(self._state.known_deck[self.seat])
                 if card != UNKNOWN]
 
-    def known_hands_relative(self) -> list[int]:
+    def known_hands_relative(self) -> bytearray:
         """Lower bounds on every other seat's hand, clockwise from the next seat, as one
-        flat list of ``(num_players - 1) * kinds`` counts."""
+        flat run of ``(num_players - 1) * kinds`` counts."""
         state, seat = self._state, self.seat
         kinds = state.kinds
         width = state.num_players * kinds
@@ -195,4 +202,4 @@ class PlayerView:
     def known_hand(self, other: int) -> list[int]:
         """Lower bounds on the count of each kind in ``other``'s hand."""
         start = row(self._state, self.seat, other)
-        return self._state.known_hands[start : start + self._state.kinds]
+        return list(self._state.known_hands[start : start + self._state.kinds])
