@@ -493,21 +493,21 @@ class Layout:
         seat = view.seat
         n = view.num_players
         out = bytearray(self.obs_size)
+        (phase_now, acting, turn_holder, alive, sizes, owed_turns, is_attacked, deck_size,
+         discarded, set_aside) = view.table_facts()
         out[my_hand : my_hand + kinds] = bytes(view.my_hand)
-        out[phase + view.phase] = 1
-        out[to_act + (view.to_act - seat) % n] = 1
-        out[holder + (view.turn_holder - seat) % n] = 1
+        out[phase + phase_now] = 1
+        out[to_act + (acting - seat) % n] = 1
+        out[holder + (turn_holder - seat) % n] = 1
         out[present : present + n] = self._present[n]
-        alive = view.alive
         out[alive_at : alive_at + n] = bytes(alive[seat:] + alive[:seat])
-        sizes = view.hand_sizes()
         out[sizes_at : sizes_at + n] = bytes(sizes[seat:] + sizes[:seat])
-        out[owed] = min(view.owed_turns, OWED_CAP)
-        out[attacked] = view.attacked
-        out[deck] = view.deck_size
+        out[owed] = min(owed_turns, OWED_CAP)
+        out[attacked] = is_attacked
+        out[deck] = deck_size
         out[kittens] = view.kittens_in_deck
-        out[discard : discard + kinds] = bytes(view.discard)
-        out[out_of_play : out_of_play + kinds] = bytes(view.out_of_play)
+        out[discard : discard + kinds] = bytes(discarded)
+        out[out_of_play : out_of_play + kinds] = bytes(set_aside)
         kind, card, target, named, five, nopes, opener = view.pending
         if kind:
             out[p_play + kind - 1] = 1

@@ -113,6 +113,16 @@ class PlayerView:
     def eliminated(self) -> list[int]:
         return self._state.eliminated[:]
 
+    def table_facts(self) -> tuple[int, int, int, list[bool], list[int], int, bool, int,
+                                   list[int], list[int]]:
+        """The public facts the encoder reads each step, in one call (the lists are the
+        state's own, for speed: read them, never change them): phase, seat to act,
+        turn holder, seats alive, hand sizes, owed turns, attacked, deck size, discard
+        pile, cards out of play."""
+        s = self._state
+        return (s.phase, s.to_act, s.current, s.alive, s.sizes, s.owed, s.attacked,
+                len(s.deck), s.discard, s.out_of_play)
+
     # The seat's own knowledge ------------------------------------------
 
     @property
