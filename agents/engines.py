@@ -15,7 +15,14 @@ the environment's ``Discrete`` space:
   consistent with what ``seat`` knows;
 - ``observe(state, seat)``: the observation vector of ``seat`` (the env's encoder
   over a ``PlayerView``), for rollouts by observation-only policies;
-- ``random_playout(state, rng)``: uniformly random legal play to the end, in place.
+- ``random_playout(state, rng)``: uniformly random legal play to the end, in place;
+- for games played as a match of rounds, ``round_of(state)`` (the round number)
+  and ``round_value(state)``: the expected returns of a match between rounds (see
+  :func:`match_win_chances`); ``None`` for games of one round;
+- ``hidden_move(state, action)``: whether that move of the seat to act is hidden
+  from every other seat when made (``None`` when no move ever is);
+- ``private_key(state, seat)``: what ``seat`` privately holds, as a hashable key
+  (``None`` for games whose hands are public).
 
 ``engine_for(game, num_players, options)`` builds the adapter (the options are
 checked by the environment's own constructor); ``engine_of_env(env)`` gives the one
@@ -25,6 +32,7 @@ themselves.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -34,7 +42,7 @@ from numpy.typing import NDArray
 
 from cardgym.registration import GameEntry, find_game
 
-__all__ = ["Engine", "engine_for", "engine_of_env"]
+__all__ = ["Engine", "engine_for", "engine_of_env", "match_win_chances"]
 
 #: Distinct masks whose index tuples are kept per engine.
 _CACHE_SIZE = 1 << 15
@@ -53,6 +61,17 @@ class Engine:
         reward_bounds: the range of ``returns`` that searches map onto ``[0, 1]``:
             the exact bounds for win/loss rewards, a typical spread for score
             differences (values beyond it map outside ``[0, 1]``).
+        round_of: the round number of a state, for games played as a match of
+            rounds; ``None`` otherwise.
+        round_value: the expected ``returns`` of a match that is between rounds (a
+            round just ended, the match goes on), in the same bounds; ``None`` for
+            games of one round.
+        hidden_move: whether an action of the seat to act stays hidden from every
+            other seat when it is made (a card put back at a depth of choice, a bid
+            face down); ``None`` when every move is seen by all.
+        private_key: a hashable summary of what a seat privately holds (its hand),
+            by which a search keeps that seat's choices apart; ``None`` when the
+            game has no private hands.
     """
 
     def __init__(self, game: GameEntry, num_players: int, config: Any, num_actions: int,
@@ -62,7 +81,11 @@ class Engine:
                  is_over: Callable[[Any], bool], returns: Callable[[Any], list[float]],
                  resample: Callable[[Any, int, np.random.Generator], Any],
                  observe: Callable[[Any, int], NDArray[np.float32]],
-                 reward_bounds: tuple[float, float] = (-1.0, 1.0)) -> None:
+                 reward_bounds: tuple[float, float] = (-1.0, 1.0),
+                 round_of: Callable[[Any], int] | None = None,
+                 round_value: Callable[[Any], list[float]] | None = None,
+                 hidden_move: Callable[[Any, int], bool] | None = None,
+                 private_key: Callable[[Any, int], Any] | None = None) -> None:
         self.game = game
         self.num_players = num_players
         self.config = config
@@ -76,6 +99,10 @@ class Engine:
         self.resample = resample
         self.observe = observe
         self.reward_bounds = reward_bounds
+        self.round_of = round_of
+        self.round_value = round_value
+        self.hidden_move = hidden_move
+        self.private_key = private_key
         self._indices: dict[int, tuple[int, ...]] = {}
 
     def new_game(self, rng: np.random.Generator) -> Any:
@@ -135,11 +162,45 @@ def _rebuild(module: str, num_players: int, config: Any) -> Engine:
 # ------------------------------------------------------------------ the games
 
 
+def match_win_chances(tokens: tuple[int, ...], target: int) -> tuple[float, ...]:
+    """Each seat's chance to win a match of rounds from ``tokens``, when every coming
+    round is won by one seat chosen uniformly at random and the first seat to reach
+    ``target`` tokens wins the match (a seat already at ``target`` has won).
+
+    The value of a match between rounds when nothing is known about who plays
+    better: a search that stops at the end of a round backs this up instead of
+    playing the coming rounds out at random.
+    """
+    return _chances(tuple(min(t, target) for t in tokens), target)
+
+
+@functools.lru_cache(maxsize=4096)
+def _chances(tokens: tuple[int, ...], target: int) -> tuple[float, ...]:
+    n = len(tokens)
+    if target in tokens:
+        won = tokens.index(target)
+        return tuple(1.0 if seat == won else 0.0 for seat in range(n))
+    total = [0.0] * n
+    for winner in range(n):
+        after = tokens[:winner] + (tokens[winner] + 1,) + tokens[winner + 1 :]
+        for seat, chance in enumerate(_chances(after, target)):
+            total[seat] += chance / n
+    return tuple(total)
+
+
 def _phpets(game: GameEntry, num_players: int, config: Any) -> Engine:
     from phpets_env import rules
+    from phpets_env.cards import CARD_VALUES
     from phpets_env.encoding import NUM_ACTIONS, apply_action, encode, legal_action_mask
-    from phpets_env.state import MATCH_OVER
+    from phpets_env.state import MATCH_OVER, MOUSE_TRAPPER
     from phpets_env.view import PlayerView
+
+    target = config.tokens_to_win
+    values = CARD_VALUES
+
+    def round_value(state: Any) -> list[float]:
+        # Match rewards are +1 for a win, -1 otherwise: the expectation is 2p - 1.
+        return [2.0 * p - 1.0 for p in match_win_chances(tuple(state.tokens), target)]
 
     return Engine(
         game, num_players, config, NUM_ACTIONS, new_game=rules.new_game,
@@ -147,13 +208,18 @@ def _phpets(game: GameEntry, num_players: int, config: Any) -> Engine:
         is_over=lambda state: state.phase == MATCH_OVER, returns=rules.returns,
         resample=rules.resample_hidden,
         observe=lambda state, seat: encode(PlayerView(state, seat)),
+        round_of=lambda state: state.round_number,
+        round_value=round_value if config.reward == "match" else None,
+        # Where Mouse Trapper puts the card back is private.
+        hidden_move=lambda state, action: state.phase == MOUSE_TRAPPER,
+        private_key=lambda state, seat: tuple(sorted(values[card] for card in state.hands[seat])),
     )
 
 
 def _ek(game: GameEntry, num_players: int, config: Any) -> Engine:
     from ek_env import rules
     from ek_env.encoding import layout
-    from ek_env.state import GAME_OVER
+    from ek_env.state import ALTER, GAME_OVER, GARBAGE, INSERT
     from ek_env.view import PlayerView
 
     lay = layout(config)  # base game or Streaking Kittens
@@ -163,6 +229,10 @@ def _ek(game: GameEntry, num_players: int, config: Any) -> Engine:
         is_over=lambda state: state.phase == GAME_OVER, returns=rules.returns,
         resample=rules.resample_hidden,
         observe=lambda state, seat: lay.encode(PlayerView(state, seat)),
+        # Where a kitten goes back, Alter the Future's order, Garbage Collection's card
+        # are private (a Favor's card is seen by the receiver: not hidden from all).
+        hidden_move=lambda state, action: state.phase in (INSERT, ALTER, GARBAGE),
+        private_key=lambda state, seat: bytes(state.hands[seat]),
     )
 
 
@@ -184,6 +254,8 @@ def _kakelaar(game: GameEntry, num_players: int, config: Any) -> Engine:
         resample=rules.resample_hidden,
         observe=lambda state, seat: encode(PlayerView(state, seat)),
         reward_bounds=bounds,
+        # Bids, mother hens and cards taken back are chosen face down, all at once.
+        hidden_move=lambda state, action: True,
     )
 
 

@@ -13,7 +13,7 @@ config; the module-level names are the base layout's.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -85,6 +85,9 @@ from ek_env.view import PlayerView
 
 # ------------------------------------------------------------------ actions
 # Action rows: (kind, card, seat offset or 0, depth or 0).
+#: Distinct (combos, targets, hand) keys whose PLAY-phase masks are kept per layout.
+_PLAY_CACHE: Final = 1 << 16
+
 DRAW: Final = 0
 PLAY_SINGLE: Final = 1
 PLAY_PAIR: Final = 2
@@ -257,6 +260,7 @@ class Layout:
         index = self.action_table.index
         names = CARD_NAMES
         self.draw_index = index("draw")
+        self._play_masks: dict[tuple[Any, ...], int] = {}
         singles = single_plays(config)
         self.single_bit = {card: 1 << index(f"play:{names[card]}")
                            for card in singles if card not in (FAVOR, MARK, CURSE)}
@@ -349,11 +353,27 @@ class Layout:
                 mask |= 1 << index
         return mask
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as the setup it belongs to (one shared layout per setup, no caches).
+        return _layout_named, (self.streaking,)
+
     def _play_mask(self, state: State) -> int:
+        """The PLAY phase's mask: a function of ``combos``, the hand and the seats that
+        may be chosen (``empty_hand_target`` decides those), so it is cached on them."""
+        config = state.config
+        targets = target_offsets(state, config.empty_hand_target == "forbidden")
+        anyone = target_offsets(state, False)
+        key = (config.combos, targets, anyone, *state.hands[state.current])
+        mask = self._play_masks.get(key)
+        if mask is None:
+            if len(self._play_masks) >= _PLAY_CACHE:
+                self._play_masks.clear()
+            mask = self._play_masks[key] = self._compute_play_mask(state, targets, anyone)
+        return mask
+
+    def _compute_play_mask(self, state: State, targets: int, anyone: int) -> int:
         config = state.config
         hand = state.hands[state.current]
-        targets = target_offsets(state, config.empty_hand_target == "forbidden")
-        anyone = None
         mask = 1 << self.draw_index
         for card, bit in self.single_bit.items():
             if hand[card]:
@@ -361,8 +381,6 @@ class Layout:
         for card, shift in self.target_shift.items():
             if hand[card]:
                 if card == CURSE:
-                    if anyone is None:
-                        anyone = target_offsets(state, False)
                     mask |= anyone << shift
                 else:
                     mask |= targets << shift
@@ -376,8 +394,6 @@ class Layout:
                 if count:
                     distinct += 1
                     if count >= 3:
-                        if anyone is None:
-                            anyone = target_offsets(state, False)
                         mask |= anyone << self.three_shift[card]
             if distinct >= 5:
                 mask |= self.five_bit
@@ -558,6 +574,10 @@ class Layout:
 
 BASE: Final = Layout(Config())
 STREAKING: Final = Layout(Config(expansions=("streaking",)))
+
+
+def _layout_named(streaking: bool) -> Layout:
+    return STREAKING if streaking else BASE
 
 
 def layout(config: Config) -> Layout:

@@ -9,9 +9,10 @@ Small budgets throughout, so that the file runs in CI. What is checked:
 - the information property (RULES.md §1): with the same generator seed, two states
   that differ only in what the acting seat cannot know give the same search (the
   same root statistics, so the same move), for every game and several table sizes
-  with random rollouts, and at two players with heuristic rollouts (Exploding
-  Kittens at three or more players with heuristic rollouts does not have the
-  property: see the limits in :mod:`agents.ismcts`);
+  with the default settings (a heuristic prior; none for Exploding Kittens at three
+  or more players) and random rollouts, and at two players with heuristic rollouts
+  (Exploding Kittens at three or more players with heuristic rollouts or priors
+  does not have the property: see the limits in :mod:`agents.ismcts`);
 - spec errors say what is wrong;
 - the engine adapters apply actions exactly as the environments do;
 - one strength check that can fail (see :func:`test_ismcts_beats_random_at_power_hungry_pets`).
@@ -117,7 +118,10 @@ INFO_CASES = [(game, players) for game in GAMES for players in (2, 3, LARGER[gam
 
 @pytest.mark.parametrize(("game", "players"), INFO_CASES)
 def test_the_move_depends_only_on_what_the_seat_may_know(game: str, players: int) -> None:
-    policy = IsmctsPolicy(game, players, settings=IsmctsSettings(iterations=40))
+    # The default settings (heuristic prior), except where the prior may read the
+    # capped bounds (Exploding Kittens at three or more players): no prior there.
+    prior = "none" if game == "exploding_kittens" and players >= 3 else "heuristic"
+    policy = IsmctsPolicy(game, players, settings=IsmctsSettings(iterations=40, prior=prior))
     engine = policy.engine
     differed = 0
     for position in range(4):
@@ -230,6 +234,10 @@ def test_specs_build_search_policies() -> None:
     ("ismcts:time=soon", "ismcts time must be a number, got 'soon'"),
     ("ismcts:rollout=smart", "ismcts rollout must be one of random, heuristic, got 'smart'"),
     ("ismcts:c=1,c=2", "ismcts setting 'c' is given more than once"),
+    ("ismcts:prior=oracle", "ismcts prior must be one of none, heuristic, got 'oracle'"),
+    ("ismcts:w=-2", "ismcts w must be a number >= 0, got -2.0"),
+    ("ismcts:horizon=turn", "ismcts horizon must be one of round, game, got 'turn'"),
+    ("ismcts:tree=forest", "ismcts tree must be one of multi, single, got 'forest'"),
 ])
 def test_spec_errors_say_what_is_wrong(spec: str, message: str) -> None:
     with pytest.raises(AgentSpecError) as error:
@@ -329,3 +337,89 @@ def test_streaking_moves_depend_only_on_what_the_seat_may_know(players: int) -> 
         assert engine.observe(other, seat).tolist() == engine.observe(state, seat).tolist()
         assert _root_stats(policy, state, seat, 7) == _root_stats(policy, other, seat, 7)
     assert differed, "no position had hidden information: the test cannot fail"
+
+
+# ----------------------------------------------- prior, round horizon, one tree per seat
+
+
+def test_match_win_chances_are_those_of_even_rounds() -> None:
+    from agents.engines import match_win_chances
+
+    # First to 3 from 1-0: the leader needs 2 of the next 4 rounds: 11/16.
+    assert match_win_chances((1, 0), 3) == pytest.approx((11 / 16, 5 / 16))
+    assert match_win_chances((0, 0), 3) == pytest.approx((0.5, 0.5))
+    assert match_win_chances((2, 0), 3) == pytest.approx((7 / 8, 1 / 8))
+    assert match_win_chances((0, 3), 3) == (0.0, 1.0)
+    # Three players, first to 2, from 1-0-0: the leader wins the next round (1/3), or
+    # faces 1-1-0, where it wins 1/3 at once and 1/3 of the 1/3 that lead to 1-1-1:
+    # 1/3 + 2/3 * 4/9 = 17/27.
+    chances = match_win_chances((1, 0, 0), 2)
+    assert chances[0] == pytest.approx(17 / 27)
+    assert chances[1] == pytest.approx(5 / 27) and chances[2] == pytest.approx(5 / 27)
+
+
+def test_round_value_is_the_expected_match_return() -> None:
+    engine = engine_for("power_hungry_pets", 2)
+    state = engine.new_game(np.random.default_rng(0))
+    state.tokens = [2, 0]
+    assert engine.round_value(state) == pytest.approx([0.75, -0.75])  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("horizon", ["round", "game"])
+def test_the_round_horizon_keeps_the_search_in_the_round(horizon: str) -> None:
+    policy = IsmctsPolicy("power_hungry_pets", 2,
+                          settings=IsmctsSettings(iterations=200, horizon=horizon))
+    engine = policy.engine
+    state = engine.new_game(np.random.default_rng(3))
+    seat = engine.to_act(state)
+    rounds_played: set[int] = set()
+    apply = engine.apply
+
+    def recording(sim: Any, action: int, rng: np.random.Generator) -> None:
+        rounds_played.add(sim.round_number)
+        apply(sim, action, rng)
+
+    engine.apply = recording  # type: ignore[method-assign]
+    policy.search(state, seat, np.random.default_rng(0))
+    if horizon == "round":
+        assert rounds_played == {state.round_number}
+    else:
+        assert len(rounds_played) > 1  # the match is played out
+
+
+def test_hidden_moves_are_one_edge_in_the_other_seats_trees() -> None:
+    # Karel Kakelaar: bids are face down, so seat 1's tree must not tell seat 0's
+    # bids apart, while seat 0's own tree has one child per bid it may make.
+    policy = IsmctsPolicy("karel_kakelaar", 2, settings=IsmctsSettings(iterations=300))
+    engine = policy.engine
+    state = engine.new_game(np.random.default_rng(5))
+    seat = engine.to_act(state)
+    legal = engine.legal_actions(state)
+    policy.search(state, seat, np.random.default_rng(1))
+    own, other = policy.last_trees[seat], policy.last_trees[1 - seat]
+    base = seat * engine.num_actions
+    assert sorted(own.children) == [base + action for action in legal]
+    assert list(other.children) == [-1 - seat]
+    assert other.children[-1 - seat].visits == 300
+    single = IsmctsPolicy("karel_kakelaar", 2,
+                          settings=IsmctsSettings(iterations=300, tree="single"))
+    single.search(state, seat, np.random.default_rng(1))
+    assert len(single.last_trees) == 1
+
+
+def test_the_heuristic_prior_is_tried_first_and_favoured() -> None:
+    # With an overwhelming weight, the search spends its budget on the prior's move.
+    policy = IsmctsPolicy("power_hungry_pets", 2,
+                          settings=IsmctsSettings(iterations=100, w=1e9, horizon="game"))
+    engine = policy.engine
+    for game_seed in range(3):
+        state = engine.new_game(np.random.default_rng(game_seed))
+        while len(engine.legal_actions(state)) < 2:
+            engine.apply(state, engine.legal_actions(state)[0], np.random.default_rng(0))
+        seat = engine.to_act(state)
+        root = policy.search(state, seat, np.random.default_rng(game_seed))
+        assert root.hints is not None
+        hint = root.hints[seat]
+        assert root.children[hint].visits >= 90
+        move = policy.act_in(state, seat, np.random.default_rng(game_seed))
+        assert hint % engine.num_actions == move
