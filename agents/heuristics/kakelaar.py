@@ -130,11 +130,16 @@ class KakelaarHeuristic:
         recover = min(0.8, 0.8 * 2.0 * hens / (float(pile.sum()) + 1.0))
         opp_piles = [o["discards"][k].astype(np.float64) for k in range(n)]
         scores: dict[int, float] = {}
+        # With two players: the worth of each row card to the opponent, per bid of
+        # theirs (the same for every bid of mine).
+        theirs_worth = {theirs: [self._row_value(card, opp_piles[1], theirs, rounds_left)
+                                 for card in row_types]
+                        for theirs, _ in bids[1]} if n == 2 else {}
         for action in legal:
             mine = next(t for t, a in _BID.items() if a == action)
             cost = self._card_value(mine, rounds_left) * (1.0 - recover)
             if n == 2:
-                gain = self._duel_gain(mine, bids, orders, row_types, pile, opp_piles[1],
+                gain = self._duel_gain(mine, bids, orders, row_types, pile, theirs_worth,
                                        rounds_left)
             else:
                 gain = self._table_gain(mine, bids, orders, row_types, pile, rounds_left)
@@ -160,19 +165,20 @@ class KakelaarHeuristic:
 
     def _duel_gain(self, mine: int, bids: list[list[tuple[int, float]]],
                    orders: list[tuple[list[int], float]], row: list[int],
-                   pile: NDArray[np.float64], opp_pile: NDArray[np.float64],
+                   pile: NDArray[np.float64], theirs_worth: dict[int, list[float]],
                    rounds_left: int) -> float:
-        """Expected (my row card - the opponent's row card) with two players."""
+        """Expected (my row card - the opponent's row card) with two players;
+        ``theirs_worth[bid][position]``: the row card's worth to the opponent."""
+        mine_worth = [self._row_value(card, pile, mine, rounds_left) for card in row]
+        mine_key = -BID_VALUE[mine] if mine >= 0 else 1
         total = 0.0
         for (theirs, p_opp), (robot, p_rob) in product(bids[1], bids[2]):
-            offered = (mine, theirs, robot)
+            keys = (mine_key, -BID_VALUE[theirs] if theirs >= 0 else 1,
+                    -BID_VALUE[robot] if robot >= 0 else 1)
+            worth = theirs_worth[theirs]
             for order, p_order in orders:
-                ranked = sorted(order, key=lambda s: -BID_VALUE[offered[s]]
-                                if offered[s] >= 0 else 1)
-                me_pos = ranked.index(0)
-                opp_pos = ranked.index(1)
-                value = (self._row_value(row[me_pos], pile, mine, rounds_left)
-                         - self._row_value(row[opp_pos], opp_pile, theirs, rounds_left))
+                ranked = sorted(order, key=keys.__getitem__)
+                value = mine_worth[ranked.index(0)] - worth[ranked.index(1)]
                 total += p_opp * p_rob * p_order * value
         return total
 

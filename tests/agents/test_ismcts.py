@@ -238,6 +238,7 @@ def test_specs_build_search_policies() -> None:
     ("ismcts:w=-2", "ismcts w must be a number >= 0, got -2.0"),
     ("ismcts:horizon=turn", "ismcts horizon must be one of round, game, got 'turn'"),
     ("ismcts:tree=forest", "ismcts tree must be one of multi, single, got 'forest'"),
+    ("ismcts:split=all", "ismcts split must be one of private, none, got 'all'"),
 ])
 def test_spec_errors_say_what_is_wrong(spec: str, message: str) -> None:
     with pytest.raises(AgentSpecError) as error:
