@@ -104,6 +104,8 @@ PRIORS = ("none", "heuristic")
 HORIZONS = ("round", "game")
 TREES = ("multi", "single")
 SPLITS = ("private", "none")
+_CHOICES = {"rollout": ROLLOUTS, "prior": PRIORS, "horizon": HORIZONS, "tree": TREES,
+            "split": SPLITS}
 _KEYS = ("iterations", "time", "c", "rollout", "prior", "w", "horizon", "tree", "split")
 _USAGE = ("ismcts settings are key=value pairs separated by commas: iterations=N (N >= 1), "
           "time=SECONDS (> 0), c=X (>= 0), rollout=random|heuristic, prior=none|heuristic, "
@@ -162,23 +164,13 @@ class IsmctsSettings:
             raise SettingsError(f"ismcts time must be a number of seconds > 0, got {self.time!r}")
         if not (math.isfinite(self.c) and self.c >= 0):
             raise SettingsError(f"ismcts c must be a number >= 0, got {self.c!r}")
-        if self.rollout not in ROLLOUTS:
-            raise SettingsError(f"ismcts rollout must be one of {', '.join(ROLLOUTS)}, got "
-                                f"{self.rollout!r}")
-        if self.prior not in PRIORS:
-            raise SettingsError(f"ismcts prior must be one of {', '.join(PRIORS)}, got "
-                                f"{self.prior!r}")
         if not (math.isfinite(self.w) and self.w >= 0):
             raise SettingsError(f"ismcts w must be a number >= 0, got {self.w!r}")
-        if self.horizon not in HORIZONS:
-            raise SettingsError(f"ismcts horizon must be one of {', '.join(HORIZONS)}, got "
-                                f"{self.horizon!r}")
-        if self.tree not in TREES:
-            raise SettingsError(f"ismcts tree must be one of {', '.join(TREES)}, got "
-                                f"{self.tree!r}")
-        if self.split not in SPLITS:
-            raise SettingsError(f"ismcts split must be one of {', '.join(SPLITS)}, got "
-                                f"{self.split!r}")
+        for key, allowed in _CHOICES.items():
+            value = getattr(self, key)
+            if value not in allowed:
+                raise SettingsError(f"ismcts {key} must be one of {', '.join(allowed)}, got "
+                                    f"{value!r}")
 
     def label(self) -> str:
         parts = []
@@ -233,7 +225,7 @@ def parse_settings(argument: str) -> IsmctsSettings:
             except ValueError:
                 raise SettingsError(f"ismcts {key} must be a number, got "
                                     f"{values[key]!r}") from None
-    for key in ("rollout", "prior", "horizon", "tree", "split"):
+    for key in _CHOICES:
         if key in values:
             kwargs[key] = values[key]
     return IsmctsSettings(**kwargs)
