@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -307,6 +309,25 @@ def _play_games(job: Job) -> list[GameRecord]:
     return records
 
 
+def _exit_with_parent() -> None:
+    """Worker initializer: end this worker process when its parent process ends.
+
+    A parent stopped by a signal (``kill``, a job scheduler's time limit) runs no
+    clean-up, and its pool's workers would play on to the end of their current
+    chunk of games, which can take many minutes for search agents. A daemon thread
+    waits on the parent's sentinel and ends the worker as soon as it fires.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def wait() -> None:
+        parent.join()
+        os._exit(1)
+
+    threading.Thread(target=wait, name="exit-with-parent", daemon=True).start()
+
+
 def _chunks(games: int, pieces: int) -> list[range]:
     """``range(games)`` in up to ``pieces`` consecutive slices."""
     count = min(games, pieces)
@@ -405,8 +426,8 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2) -> list[Eva
             records[number].extend(_play_games(job))
     else:
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(workers, len(jobs)),
-                                 mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context,
+                                 initializer=_exit_with_parent) as pool:
             for number, chunk_records in zip(owner, pool.map(_play_games, jobs), strict=True):
                 records[number].extend(chunk_records)
     seconds = time.perf_counter() - start

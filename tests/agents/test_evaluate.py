@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -225,3 +230,64 @@ def test_heuristic_against_random(name: str) -> None:
     heuristic, _ = result.agents
     assert heuristic.spec == "heuristic" and heuristic.seat_games == 20
     assert 0.0 <= heuristic.win_rate <= 1.0
+
+
+# ------------------------------------------------------------ worker processes
+
+
+def _spawned_children(parent: int) -> list[int]:
+    """Pids of the multiprocessing spawn workers whose parent is ``parent`` (Linux)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                ppid = int(stat.read().rpartition(")")[2].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                command = cmdline.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == parent and b"spawn_main" in command:
+            found.append(int(entry))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_stopping_an_eval_run_ends_its_worker_processes() -> None:
+    # A run whose games last for minutes (a search of 10**6 iterations per move),
+    # stopped with SIGTERM the way a scheduler or `kill` stops it: its two workers
+    # end too, instead of playing on to the end of their chunk of games.
+    command = [sys.executable, "-m", "cardgym", "eval", "karel_kakelaar", "--games", "4",
+               "--workers", "2", "--agents", "ismcts:iterations=1000000", "random"]
+    run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers) < 2 and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.5)
+            workers = _spawned_children(run.pid)
+        assert len(workers) == 2, "the run did not start two worker processes"
+        time.sleep(3)  # let the workers start their games
+        assert all(_running(pid) for pid in workers)
+        run.send_signal(signal.SIGTERM)
+        run.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_running(pid) for pid in workers)
+    finally:
+        if run.poll() is None:
+            run.kill()
+        for pid in workers:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
