@@ -29,6 +29,12 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     keeps a kitten only where the seat knows of it; the Streaking Kitten goes along
     with it), Defuses never to the box. Other seats' private knowledge is made
     consistent with the new deal.
+
+    Raises:
+        ValueError: no deal of the hidden cards is consistent with what ``seat``
+            knows (a state no game reaches, e.g. an Exploding Kitten placed in a hand
+            by hand where no rule allows it); the true state is never returned
+            instead, since that would show ``seat`` the hidden cards.
     """
     other = state.clone()
     n = other.num_players
@@ -86,7 +92,11 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
         pool.remove(STREAKING)
         other.hands[needs_streaking][STREAKING] += 1
     if not _deal(other, slots, pool, rng):
-        return state.clone()
+        raise ValueError(
+            f"no deal of the {len(pool)} cards hidden from seat {seat} fits what it "
+            f"knows ({pool.count(KITTEN)} Exploding Kitten(s) for "
+            f"{sum(kind == _PILE for kind, _ in slots)} unseen draw-pile place(s), "
+            f"{pool.count(DEFUSE)} Defuse(s)); is this state one the rules can reach?")
     _rebuild(other, seat)
     return other
 
@@ -141,6 +151,8 @@ def _hold_kitten(state: State, slots: list[tuple[int, int]], cards: list[int],
                  rest: list[int], rng: np.random.Generator) -> bool:
     """More hidden kittens than pile slots: one is held with the Streaking Kitten, in
     a hand drawn at random among those that can take it. Returns False if none can."""
+    if state.kinds <= STREAKING:  # the base game: no hand ever holds a kitten
+        return False
     free: dict[int, list[int]] = {}
     for i, (kind, holder) in enumerate(slots):
         if kind == _HAND:

@@ -215,3 +215,18 @@ def test_hand_sizes_deck_and_kittens_are_public_and_hands_private() -> None:
     assert me["kittens_in_deck"][0] == 1
     assert me["my_hand"][C["skip"]] == 1 and other["my_hand"][C["skip"]] == 0
     assert me["seat_present"].tolist() == [1, 1] + [0] * 7
+
+
+def test_resampling_a_state_no_rule_reaches_raises_and_shows_nothing() -> None:
+    # Seat 0 has seen the whole draw pile, yet seat 1 holds an Exploding Kitten, which
+    # the base game never lets a hand keep. No deal of seat 0's hidden cards fits, so
+    # resampling must fail loudly rather than hand back the true state.
+    state, rng = start([["skip"], ["taco_cat"]], ["beard_cat", "cattermelon", "exploding_kitten"])
+    state.deck.remove(C["exploding_kitten"])
+    state.hands[1][C["exploding_kitten"]] += 1
+    state.sizes[1] += 1
+    state.known_deck[0] = state.deck[::-1]
+    before = state.clone()
+    with pytest.raises(ValueError, match="no deal of the 2 cards hidden from seat 0 fits"):
+        rules.resample_hidden(state, 0, rng)
+    assert state == before
