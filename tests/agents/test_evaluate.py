@@ -235,6 +235,12 @@ def test_heuristic_against_random(name: str) -> None:
 # ------------------------------------------------------------ worker processes
 
 
+def _stat(pid: int | str) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command name: state, ppid, ..."""
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rpartition(")")[2].split()
+
+
 def _spawned_children(parent: int) -> list[int]:
     """Pids of the multiprocessing spawn workers whose parent is ``parent`` (Linux)."""
     found = []
@@ -242,8 +248,7 @@ def _spawned_children(parent: int) -> list[int]:
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/stat") as stat:
-                ppid = int(stat.read().rpartition(")")[2].split()[1])
+            ppid = int(_stat(entry)[1])
             with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
                 command = cmdline.read()
         except (OSError, ValueError, IndexError):
@@ -256,9 +261,8 @@ def _spawned_children(parent: int) -> list[int]:
 def _running(pid: int) -> bool:
     """Whether ``pid`` is a live process (a zombie has ended)."""
     try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rpartition(")")[2].split()[0] != "Z"
-    except OSError:
+        return _stat(pid)[0] != "Z"
+    except (OSError, IndexError):
         return False
 
 
