@@ -2,12 +2,15 @@
 
 One MaskablePPO model per game at its two benchmark table sizes (2 and 4 players;
 2 and 5 for Karel Kakelaar), trained from a fixed seed by
-``benchmarks/train_baselines.py`` and saved as ``models/GAME-Np/model.zip`` with its
-model card ``model.json`` beside it. The agent spec ``baseline`` names the one for
-the game and player count at hand (loading it needs the ``train`` extra).
+``benchmarks/train_baselines.py`` and saved in ``models/GAME-Np/``: the policy file
+``model.safetensors`` (:mod:`agents.policy_file`), the SB3 zip ``model.zip`` and the
+model card ``model.json``. The agent spec ``baseline`` plays the policy file for the
+game and player count at hand (loading it needs the ``train`` extra); it never
+unpickles the zip.
 
 The folder is found beside the packages (a clone installed with ``pip install -e``);
-the environment variable ``CARDGYM_MODELS`` points elsewhere.
+the environment variable ``CARDGYM_MODELS`` points elsewhere (to a folder of the same
+shape; its policy files are loaded the same safe way).
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from pathlib import Path
 
 from cardgym.registration import GameEntry, find_game, short_name
 
-__all__ = ["BASELINE_PLAYERS", "baseline_path", "baseline_settings", "models_dir"]
+__all__ = ["BASELINE_PLAYERS", "baseline_path", "baseline_policy_path", "baseline_settings",
+           "models_dir"]
 
 #: The table sizes with a shipped baseline model (and the arena's default sizes).
 BASELINE_PLAYERS: dict[str, tuple[int, ...]] = {
@@ -42,6 +46,12 @@ def baseline_settings() -> list[tuple[GameEntry, int]]:
 
 
 def baseline_path(game: GameEntry | str, num_players: int) -> Path:
-    """``models/GAME-Np/model.zip`` (it may not exist: see :func:`baseline_settings`)."""
+    """``models/GAME-Np/model.zip``, the SB3 file (it may not exist: see
+    :func:`baseline_settings`); its card ``model.json`` is the baseline's card."""
     entry = game if isinstance(game, GameEntry) else find_game(game)
     return models_dir() / f"{short_name(entry.env_id)}-{num_players}p" / "model.zip"
+
+
+def baseline_policy_path(game: GameEntry | str, num_players: int) -> Path:
+    """``models/GAME-Np/model.safetensors``, the policy file ``baseline`` plays."""
+    return baseline_path(game, num_players).with_suffix(".safetensors")

@@ -1,5 +1,6 @@
 """The ``cardgym train`` and ``cardgym demo`` commands (they need the ``train`` extra).
 
+``convert-model`` writes the safe policy file of an SB3 zip (:mod:`agents.policy_file`).
 ``demo`` is the project's main job (``make demo``): a short self-play training run of
 MaskablePPO on two-player Power Hungry Pets, then a seeded evaluation of the model
 against the random and the heuristic agent, printed as one table. ``train --backend
@@ -20,12 +21,14 @@ from agents.train import TrainArgs
 from cardgym.cli import (
     UsageError,
     add_option_argument,
+    add_trust_argument,
     check_specs,
     checked_table,
     game_name,
     non_negative_int,
     positive_float,
     positive_int,
+    trusted_specs,
 )
 from cardgym.registration import GAMES, find_game, short_name
 
@@ -56,8 +59,8 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--opponents", nargs="+", default=list(DEFAULTS.opponents),
                         metavar="SPEC",
                         help="the opponent pool, drawn per seat and episode: random, heuristic, "
-                             "model:PATH, and self (frozen checkpoints of the learner); repeat "
-                             "a spec to weight it")
+                             "baseline, model:PATH, and self (frozen checkpoints of the "
+                             "learner); repeat a spec to weight it")
     parser.add_argument("--seed", type=non_negative_int, default=DEFAULTS.seed,
                         help="seed of the environments and of PyTorch")
     parser.add_argument("--output", type=Path, default=DEFAULTS.output, metavar="DIR",
@@ -91,6 +94,7 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard logs")
     add_option_argument(parser)
+    add_trust_argument(parser)
     rllib_commands.add_arguments(parser)  # --backend and the RLlib options
 
 
@@ -115,6 +119,9 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
 
 
 def run_train(args: argparse.Namespace, out: TextIO) -> int:
+    trust = getattr(args, "trust_pickle", False)
+    args.opponents = trusted_specs(args.opponents, trust)
+    args.eval_opponents = trusted_specs(args.eval_opponents, trust)
     if args.backend == "rllib":
         return rllib_commands.run_rllib_train(args, out)
     rllib_commands.reject_rllib_arguments(args)
@@ -185,4 +192,35 @@ def run_demo(args: argparse.Namespace, out: TextIO) -> int:
         lines.append(f"| {label} | {opponent} | {result.seat_games} | {result.wins} | "
                      f"{result.win_rate:.3f} | {low:.3f}-{high:.3f} |")
     print("\n".join(lines), file=out)
+    return 0
+
+
+# ------------------------------------------------------------ convert-model
+
+
+def configure_convert(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", type=Path, metavar="PATH",
+                        help="an SB3 MaskablePPO model.zip, or a run folder holding one")
+    parser.add_argument("--trust-pickle", action="store_true",
+                        help="unpickle the zip to read it; unpickling runs any code the file "
+                             "carries, so only for a file you trust (required)")
+    parser.add_argument("--game", type=game_name, default=None, metavar="GAME",
+                        help="the game the model was trained on, when it has no card "
+                             "model.json")
+    parser.add_argument("--players", type=positive_int, default=None, metavar="N",
+                        help="the player count it was trained for, when it has no card")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace a policy file that is already there")
+
+
+def run_convert(args: argparse.Namespace, out: TextIO) -> int:
+    _require_train_extra()
+    from agents.policy_file import convert_model
+
+    try:
+        path = convert_model(args.path, trust_pickle=args.trust_pickle, game=args.game,
+                             num_players=args.players, overwrite=args.overwrite)
+    except ValueError as error:  # ModelError, PickleRefusedError: nothing was written
+        raise UsageError(str(error)) from None
+    print(f"wrote {path} (and the policy section of {path.with_suffix('.json')})", file=out)
     return 0

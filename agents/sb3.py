@@ -1,8 +1,12 @@
 """Trained MaskablePPO models as policies (needs the ``train`` extra).
 
-``cardgym train`` saves ``model.zip`` with a ``model.json`` card beside it (game,
-players, rule options, training budget). :class:`ModelPolicy` loads either and
-checks that the model fits the game it is asked to play.
+``cardgym train`` saves ``model.zip`` (SB3's file, for resuming training), the policy
+file ``model.safetensors`` (the network as plain tensors, :mod:`agents.policy_file`)
+and the model card ``model.json`` beside them (game, players, rule options, training
+budget, how to rebuild the network). :class:`ModelPolicy` loads the policy file,
+which runs no code, and checks that the model fits the game it is asked to play. An
+SB3 zip without a policy file loads only by unpickling, which runs any code the file
+carries: only when asked with ``trust_pickle=True``.
 """
 
 from __future__ import annotations
@@ -42,43 +46,65 @@ def write_card(model_path: str | Path, card: Mapping[str, Any]) -> Path:
 
 
 class ModelPolicy:
-    """A MaskablePPO model playing from observation and mask.
+    """A MaskablePPO policy network playing from observation and mask.
 
     Args:
-        model: a loaded ``sb3_contrib.MaskablePPO``.
+        network: sb3-contrib's ``MaskableActorCriticPolicy`` (``model.policy`` of a
+            ``MaskablePPO`` model, or one rebuilt from a policy file).
         deterministic: take the most probable legal action (default), or sample
             from the masked distribution with the generator passed to ``act``.
     """
 
     name = "model"
 
-    def __init__(self, model: Any, deterministic: bool = True) -> None:
-        self.model = model
+    def __init__(self, network: Any, deterministic: bool = True) -> None:
+        self.network = network
         self.deterministic = deterministic
 
     @classmethod
     def load(cls, path: str | Path, game: GameEntry | None = None, num_players: int | None = None,
-             options: Mapping[str, Any] | None = None, deterministic: bool = True) -> ModelPolicy:
+             options: Mapping[str, Any] | None = None, deterministic: bool = True,
+             trust_pickle: bool = False) -> ModelPolicy:
         """Load a model saved by ``cardgym train``.
+
+        Args:
+            path: a policy file ``x.safetensors``, an SB3 zip ``x.zip`` (its policy file
+                ``x.safetensors`` is used when there is one), or a run folder.
+            game: the game to play; the model must have been trained on it.
+            num_players: seats at the table.
+            options: rule options of the game.
+            deterministic: see the class.
+            trust_pickle: allow unpickling an SB3 zip that has no policy file beside
+                it. Unpickling runs any code the file carries.
 
         Raises:
             ModelError: if the file is missing or was trained for another game or
-                observation layout.
+                observation layout; ``PickleRefusedError`` (a ``ModelError``) for a zip
+                without a policy file, unless ``trust_pickle``.
         """
-        path = Path(path)
-        if not path.is_file():
-            raise ModelError(f"model file {str(path)!r} does not exist")
-        card = read_card(path)
-        if card is not None and game is not None and card.get("game") != game.env_id:
-            raise ModelError(f"{path} was trained on {card.get('game')}, not {game.env_id}")
         import torch
-        from sb3_contrib import MaskablePPO
+
+        from agents.policy_file import (
+            PickleRefusedError,
+            load_network,
+            resolve_model_path,
+            unpickle_model,
+        )
 
         torch.set_num_threads(1)
-        try:
-            model = MaskablePPO.load(path, device="cpu")
-        except Exception as error:  # a corrupt or foreign zip: say which file
-            raise ModelError(f"cannot load {path} as a MaskablePPO model: {error}") from error
+        weights, archive = resolve_model_path(path)
+        if weights.is_file() or archive is None:
+            return cls(load_network(weights, game, num_players, options), deterministic)
+        if not archive.is_file():
+            if Path(path).is_dir():
+                raise ModelError(f"{path} holds neither {weights.name} nor {archive.name}")
+            raise ModelError(f"model file {str(path)!r} does not exist")
+        card = read_card(archive)
+        if card is not None and game is not None and card.get("game") != game.env_id:
+            raise ModelError(f"{archive} was trained on {card.get('game')}, not {game.env_id}")
+        if not trust_pickle:
+            raise PickleRefusedError(archive)
+        model = unpickle_model(archive)
         if game is not None:
             from agents.single_agent import make_game_env
 
@@ -89,19 +115,20 @@ class ModelPolicy:
             model_actions = getattr(model.action_space, "n", None)
             if model.observation_space.shape != expected or model_actions != actions:
                 raise ModelError(
-                    f"{path} expects observations {model.observation_space.shape} and "
+                    f"{archive} expects observations {model.observation_space.shape} and "
                     f"{model_actions} actions; {game.env_id} has {expected} and {actions}"
                 )
-        return cls(model, deterministic)
+        model.policy.set_training_mode(False)
+        return cls(model.policy, deterministic)
 
     def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.int8],
             rng: np.random.Generator) -> int:
         import torch
 
-        policy = self.model.policy
         with torch.no_grad():
             obs = torch.as_tensor(observation, dtype=torch.float32).reshape(1, -1)
-            distribution = policy.get_distribution(obs, action_masks=action_mask.astype(bool))
+            distribution = self.network.get_distribution(obs,
+                                                         action_masks=action_mask.astype(bool))
             probs = distribution.distribution.probs[0].numpy()
         if self.deterministic:
             return int(np.argmax(probs))

@@ -4,16 +4,25 @@ A spec is ``kind`` or ``kind:arguments``:
 
 - ``random``: :class:`~agents.policy.RandomPolicy`;
 - ``heuristic``: the game's hand-written policy (:data:`HEURISTICS`);
-- ``model:PATH`` (or just a path ending in ``.zip``): a MaskablePPO model saved by
-  ``cardgym train`` (needs the ``train`` extra);
+- ``model:PATH`` (or just a path ending in ``.safetensors`` or ``.zip``): a MaskablePPO
+  model saved by ``cardgym train``, played from its policy file (PATH names the
+  ``.safetensors`` file, the ``.zip`` beside it or the run folder; :mod:`agents.policy_file`,
+  needs the ``train`` extra);
 - ``baseline``: the shipped model of the game at this player count,
-  ``models/GAME-Np/model.zip`` (:mod:`agents.baselines`; needs the ``train`` extra);
+  ``models/GAME-Np/model.safetensors`` (:mod:`agents.baselines`; needs the ``train`` extra);
 - ``rllib:PATH``: the ``shared`` module of an RLlib checkpoint written by ``cardgym train
   --backend rllib`` (the run folder or its ``checkpoint/``; :mod:`agents.rllib.policy`,
-  needs the ``rllib`` extra);
+  needs the ``rllib`` extra), which loads only by unpickling, so only as ``rllib+pickle:PATH``;
 - ``ismcts`` or ``ismcts:key=value,...``: information-set Monte Carlo tree search
   (:class:`~agents.ismcts.IsmctsPolicy`), e.g. ``ismcts:iterations=200,c=0.7,rollout=heuristic``
   or ``ismcts:time=0.5`` (settings: :func:`agents.ismcts.parse_settings`);
+
+Model files are data, never code, unless the user says otherwise: ``model:PATH`` and
+``baseline`` load only the policy file (tensors and JSON). Whatever must be unpickled
+(an SB3 zip with no policy file beside it, an RLlib checkpoint) needs the ``+pickle``
+opt-in in its kind, ``model+pickle:PATH`` or ``rllib+pickle:PATH``, which the command
+line's ``--trust-pickle`` writes for you (:func:`trust_pickle`); unpickling runs any
+code the file carries. ``baseline`` never unpickles, wherever ``CARDGYM_MODELS`` points.
 
 Every error says what was wrong and what is allowed.
 """
@@ -35,8 +44,12 @@ HEURISTICS: dict[str, str] = {
     "kakelaar_env": "agents.heuristics.kakelaar:KakelaarHeuristic",
 }
 
-KINDS = ("random", "heuristic", "model:PATH", "baseline", "rllib:PATH",
-         "ismcts[:KEY=VALUE,...]")
+KINDS = ("random", "heuristic", "model:PATH", "baseline", "rllib+pickle:PATH",
+         "ismcts[:KEY=VALUE,...]", "model+pickle:PATH")
+#: The suffix of a kind that may unpickle its file (``model+pickle``, ``rllib+pickle``).
+PICKLE = "+pickle"
+#: Paths given as a whole spec, read as ``model:PATH``.
+MODEL_SUFFIXES = (".safetensors", ".zip")
 
 
 class AgentSpecError(ValueError):
@@ -48,13 +61,35 @@ def _load(target: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
+def trust_pickle(spec: str) -> str:
+    """``spec`` allowed to unpickle its file: ``model:P`` -> ``model+pickle:P``,
+    ``rllib:P`` -> ``rllib+pickle:P``, a bare ``P.zip`` -> ``model+pickle:P.zip``;
+    every other spec (``baseline`` among them) is returned as it is."""
+    text = spec.strip()
+    kind, colon, argument = text.partition(":")
+    if colon and kind in ("model", "rllib"):
+        return f"{kind}{PICKLE}:{argument}"
+    if text.endswith(MODEL_SUFFIXES) and kind not in ("model", "rllib", f"model{PICKLE}",
+                                                         f"rllib{PICKLE}"):
+        return f"model{PICKLE}:{text}"
+    return spec
+
+
 def make_policy(spec: str, game: GameEntry, num_players: int,
                 options: Mapping[str, Any] | None = None) -> Policy:
-    """The policy a spec names, for ``game`` with ``num_players`` and rule ``options``."""
+    """The policy a spec names, for ``game`` with ``num_players`` and rule ``options``.
+
+    Raises:
+        AgentSpecError: an unknown spec, or a model file that is missing or needs
+            unpickling without the ``+pickle`` opt-in; ``ModelError`` (also a
+            ``ValueError``) for a model that does not fit the game.
+    """
     options = dict(options or {})
     text = spec.strip()
     kind, _, argument = text.partition(":")
-    if text.endswith(".zip") and kind not in ("model",):
+    trusted = kind in (f"model{PICKLE}", f"rllib{PICKLE}")
+    kind = kind.removesuffix(PICKLE) if trusted else kind
+    if text.endswith(MODEL_SUFFIXES) and kind not in ("model", "rllib"):
         kind, argument = "model", text
     if kind == "random" and not argument:
         return RandomPolicy()
@@ -64,32 +99,30 @@ def make_policy(spec: str, game: GameEntry, num_players: int,
             raise AgentSpecError(f"no heuristic policy for {game.env_id}")
         return _load(target)(num_players, options)  # type: ignore[no-any-return]
     if kind == "baseline" and not argument:
-        from agents.baselines import baseline_path, baseline_settings
-
-        path = baseline_path(game, num_players)
-        if not path.is_file():
-            shipped = ", ".join(f"{short_name(g.env_id)} {n}p" for g, n in baseline_settings()
-                                if baseline_path(g, n).is_file()) or "none"
-            raise AgentSpecError(f"no baseline model for {short_name(game.env_id)} with "
-                                 f"{num_players} players ({path} does not exist); baselines "
-                                 f"shipped: {shipped}")
-        kind, argument = "model", str(path)
+        return _baseline(game, num_players, options)
     if kind == "model":
         if not argument:
-            raise AgentSpecError("model needs a path: model:PATH (a .zip saved by cardgym train)")
-        path = Path(argument)
-        if not path.is_file():
-            raise AgentSpecError(f"model file {str(path)!r} does not exist")
+            raise AgentSpecError("model needs a path: model:PATH (the model.safetensors, "
+                                 "model.zip or run folder written by cardgym train)")
+        from agents.policy_file import PickleRefusedError, weights_path
         from agents.sb3 import ModelPolicy
 
-        return ModelPolicy.load(path, game=game, num_players=num_players, options=options)
+        path = Path(argument)
+        if not path.exists() and not weights_path(path).is_file():
+            raise AgentSpecError(f"model file {str(path)!r} does not exist")
+        try:
+            return ModelPolicy.load(path, game=game, num_players=num_players, options=options,
+                                    trust_pickle=trusted)
+        except PickleRefusedError as error:
+            raise AgentSpecError(str(error)) from None
     if kind == "rllib":
         if not argument:
-            raise AgentSpecError("rllib needs a path: rllib:PATH (a run folder or checkpoint "
-                                 "written by cardgym train --backend rllib)")
+            raise AgentSpecError("rllib needs a path: rllib+pickle:PATH (a run folder or "
+                                 "checkpoint written by cardgym train --backend rllib)")
         from agents.rllib.policy import RllibPolicy
 
-        return RllibPolicy.load(argument, game=game, num_players=num_players, options=options)
+        return RllibPolicy.load(argument, game=game, num_players=num_players, options=options,
+                                trust_pickle=trusted)
     if kind == "ismcts":
         from agents.ismcts import IsmctsPolicy, parse_settings
 
@@ -99,3 +132,27 @@ def make_policy(spec: str, game: GameEntry, num_players: int,
         except ValueError as error:
             raise AgentSpecError(str(error)) from None
     raise AgentSpecError(f"unknown agent {spec!r}; agents: {', '.join(KINDS)}")
+
+
+def _baseline(game: GameEntry, num_players: int, options: dict[str, Any]) -> Policy:
+    """The shipped model, from its policy file only (never its zip, whatever the opt-in)."""
+    from agents.baselines import baseline_path, baseline_policy_path, baseline_settings
+    from agents.sb3 import ModelPolicy
+
+    path = baseline_policy_path(game, num_players)
+    if not path.is_file():
+        archive = baseline_path(game, num_players)
+        if archive.is_file():
+            raise AgentSpecError(
+                f"the baseline for {short_name(game.env_id)} with {num_players} players has "
+                f"no policy file {path}, only {archive}, which loads only by unpickling, and "
+                f"unpickling runs any code the file carries; baselines load only policy files, "
+                f"whatever --trust-pickle says. To convert the zip, if you trust it: cardgym "
+                f"convert-model {archive} --trust-pickle"
+            )
+        shipped = ", ".join(f"{short_name(g.env_id)} {n}p" for g, n in baseline_settings()
+                            if baseline_policy_path(g, n).is_file()) or "none"
+        raise AgentSpecError(f"no baseline model for {short_name(game.env_id)} with "
+                             f"{num_players} players ({path} does not exist); baselines "
+                             f"shipped: {shipped}")
+    return ModelPolicy.load(path, game=game, num_players=num_players, options=options)

@@ -11,9 +11,13 @@ from an opponent pool: ``random``, ``heuristic``, ``model:PATH`` and ``self`` (f
 checkpoints of the learner, saved every ``checkpoint_every`` steps; the latest five
 are kept in the pool). A run writes into ``OUTPUT/GAME-Np-seedS/``:
 
-- ``model.zip`` and ``model.json`` (the model card: game, players, options, budget,
-  final evaluation), loadable as an agent with ``model:PATH``;
-- ``checkpoints/step_N.zip``; ``tb/`` (TensorBoard logs: ``tensorboard --logdir``);
+- ``model.zip`` (SB3's file, to resume training; loading it unpickles it),
+  ``model.safetensors`` (the policy file: the network's tensors only,
+  :mod:`agents.policy_file`) and ``model.json`` (the model card: game, players,
+  options, budget, final evaluation, how to rebuild the network); ``model:PATH``
+  plays the policy file;
+- ``checkpoints/step_N.zip`` with their policy files and cards (the ``self`` pool
+  plays the policy files); ``tb/`` (TensorBoard logs: ``tensorboard --logdir``);
 - ``eval.csv``: the periodic evaluation, win rate against each evaluation opponent.
 """
 
@@ -85,7 +89,7 @@ def win_rate(model: Any, game: str, players: int, opponent: str, options: Mappin
     from agents.sb3 import ModelPolicy
     from agents.single_agent import SingleAgentEnv
 
-    policy = ModelPolicy(model)
+    policy = ModelPolicy(model.policy)
     env = SingleAgentEnv(game, players, [opponent], options)
     rng = np.random.default_rng(seed)
     wins = 0
@@ -100,13 +104,14 @@ def win_rate(model: Any, game: str, players: int, opponent: str, options: Mappin
 
 
 def train(args: TrainArgs) -> Path:
-    """Train and save a model; returns the path of ``model.zip``."""
+    """Train and save a model; returns the path of ``model.zip`` (its policy file
+    ``model.safetensors`` and card ``model.json`` beside it)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from agents.sb3 import write_card
+    from agents.policy_file import save_policy_file
 
     game = find_game(args.game)
     run_dir = args.run_dir
@@ -142,7 +147,7 @@ def train(args: TrainArgs) -> Path:
                 self.next_checkpoint += args.checkpoint_every
                 path = run_dir / "checkpoints" / f"step_{steps}.zip"
                 self.model.save(path)
-                write_card(path, _card(args, game.env_id, steps, {}))
+                save_policy_file(self.model.policy, path, _card(args, game.env_id, steps, {}))
                 self.training_env.env_method("add_checkpoint", str(path))
             if steps >= self.next_eval:
                 self.next_eval += args.eval_every
@@ -175,7 +180,7 @@ def train(args: TrainArgs) -> Path:
     summary = {"train_seconds": round(seconds, 1),
                "env_steps_per_second": round(model.num_timesteps / seconds, 1),
                "final_evaluation": eval_rows[-1]}
-    write_card(path, _card(args, game.env_id, model.num_timesteps, summary))
+    save_policy_file(model.policy, path, _card(args, game.env_id, model.num_timesteps, summary))
     return path
 
 

@@ -321,7 +321,7 @@ class ArenaArgs:
                 "karel_kakelaar)"})
     agents: tuple[str, ...] = field(default=DEFAULT_AGENTS, metadata={
         "help": "two or more agents: random, heuristic, baseline (the shipped model), "
-                "model:PATH, ismcts[:KEY=VALUE,...]"})
+                "model:PATH, rllib+pickle:PATH, ismcts[:KEY=VALUE,...]"})
     games: int = field(default=400, metadata={"help": "games (or matches) per pairing"})
     match_length: int = field(default=1, metadata={
         "help": "best-of-N matches for the games without matches of rounds "
@@ -356,7 +356,7 @@ def settings_of(args: ArenaArgs) -> list[tuple[GameEntry, int]]:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arena's options (the fields of :class:`ArenaArgs`) to ``parser``."""
-    from cardgym.cli import game_name, non_negative_int, positive_int
+    from cardgym.cli import add_trust_argument, game_name, non_negative_int, positive_int
 
     defaults = ArenaArgs()
 
@@ -380,11 +380,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", default=None, metavar="DIR", help=help_of("output"))
     parser.add_argument("--update-cards", action="store_true", help=help_of("update_cards"))
     parser.add_argument("--write-readme", action="store_true", help=help_of("write_readme"))
+    add_trust_argument(parser)
 
 
 def args_from_namespace(namespace: argparse.Namespace) -> ArenaArgs:
+    from cardgym.cli import trusted_specs
+
+    agents = trusted_specs(namespace.agents, getattr(namespace, "trust_pickle", False))
     return ArenaArgs(envs=tuple(namespace.envs), players=tuple(namespace.players),
-                     agents=tuple(namespace.agents), games=namespace.games,
+                     agents=tuple(agents), games=namespace.games,
                      match_length=namespace.match_length, seed=namespace.seed,
                      workers=namespace.workers, output=namespace.output,
                      update_cards=namespace.update_cards, write_readme=namespace.write_readme)

@@ -7,12 +7,14 @@ Usage::
 
 For each game at its baseline table sizes (:data:`agents.baselines.BASELINE_PLAYERS`)
 this runs :func:`agents.train.train` (MaskablePPO by self-play against random,
-heuristic and the learner's own checkpoints) in a scratch folder, then copies
-``model.zip`` and its card ``model.json`` into ``models/GAME-Np/``. The shipped copy
-drops the optimizer's moment estimates (they serve only to resume training and are
-most of the file): it plays exactly as the trained model, and loads with
-``MaskablePPO.load`` like any other. The card records the command, the budget and the
-final evaluation; ``benchmarks/arena.py --update-cards`` adds the arena results.
+heuristic and the learner's own checkpoints) in a scratch folder, then copies into
+``models/GAME-Np/`` the policy file ``model.safetensors`` (the network's tensors only,
+which the ``baseline`` agent loads without unpickling anything: :mod:`agents.policy_file`),
+``model.zip`` and the card ``model.json``. The shipped zip drops the optimizer's moment
+estimates (they serve only to resume training and are most of the file): it plays
+exactly as the trained model, and loads with ``MaskablePPO.load`` like any other. The
+card records the command, the budget, the final evaluation and how to rebuild the
+network; ``benchmarks/arena.py --update-cards`` adds the arena results.
 
 The networks are small (64x64) so that the files stay small; the budget is modest.
 """
@@ -20,6 +22,7 @@ The networks are small (64x64) so that the files stay small; the budget is modes
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 import time
@@ -67,15 +70,21 @@ def train_args(game: str, players: int, args: Args, scratch: Path) -> TrainArgs:
 
 
 def slim_copy(source: Path, target: Path) -> Path:
-    """Save the model at ``source`` to ``target`` without the optimizer's moments."""
+    """Save the model at ``source`` to ``target`` without the optimizer's moments, and
+    copy its policy file beside it."""
     from sb3_contrib import MaskablePPO
 
+    from agents.policy_file import weights_path
+
+    # The zip this script has just trained in its scratch folder: unpickling it trusts
+    # only this run.
     model = MaskablePPO.load(source, device="cpu")
     optimizer = model.policy.optimizer
     # A fresh optimizer of the same class and settings holds no per-parameter state.
     model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
     target.parent.mkdir(parents=True, exist_ok=True)
     model.save(target)
+    shutil.copyfile(weights_path(source), weights_path(target))
     return target
 
 
@@ -101,7 +110,8 @@ def train_one(game: str, players: int, args: Args, scratch: Path,
 
 
 def run(args: Args, command: str = "", out: Any = sys.stdout) -> list[Path]:
-    """Train every selected baseline; returns the shipped model paths."""
+    """Train every selected baseline; returns the shipped model paths (the zips; their
+    policy files and cards are beside them)."""
     settings = [(game, count) for game, count in baseline_settings()
                 if (not args.games or short_name(game.env_id) in args.games)
                 and (not args.players or count in args.players)]
@@ -119,7 +129,9 @@ def run(args: Args, command: str = "", out: Any = sys.stdout) -> list[Path]:
             card = train_one(game.env_id, count, args, scratch, command)
             path = baseline_path(game, count)
             size = path.stat().st_size / 1024
-            print(f"train_baselines: {path} ({size:.0f} KiB) in "
+            weights = path.with_suffix(".safetensors")
+            print(f"train_baselines: {path} ({size:.0f} KiB), {weights.name} "
+                  f"({weights.stat().st_size / 1024:.0f} KiB) in "
                   f"{card['baseline']['wall_seconds']} s; final evaluation "
                   f"{card.get('final_evaluation')}", file=out, flush=True)
             paths.append(path)

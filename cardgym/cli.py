@@ -9,6 +9,7 @@ Usage::
     cardgym arena --games 400 --output benchmarks/results --update-cards --write-readme
     cardgym eval exploding_kittens --players 4 --agents heuristic random --games 200
     cardgym play karel_kakelaar --players 3 --seat 0 --opponents heuristic
+    cardgym convert-model runs/old/model.zip --trust-pickle   # write model.safetensors
     python -m cardgym --help
 
 Each subcommand is one :class:`Command` in :data:`COMMANDS`: a name, a one-line help,
@@ -40,6 +41,7 @@ __all__ = [
     "Command",
         "HelpFormatter",
     "UsageError",
+    "add_trust_argument",
     "build_parser",
     "game_name",
     "main",
@@ -49,6 +51,7 @@ __all__ = [
     "positive_int",
     "select_settings",
     "setting_seed",
+    "trusted_specs",
 ]
 
 
@@ -192,6 +195,25 @@ def checked_table(args: argparse.Namespace, num_players: int | None,
     return game, count, options
 
 
+TRUST_HELP = ("let model:PATH load an SB3 zip that has no model.safetensors beside it, and "
+              "rllib:PATH load an RLlib checkpoint; both are unpickled, and unpickling runs any "
+              "code the file carries, so use it only for files you trust (the same as the "
+              "specs model+pickle:PATH and rllib+pickle:PATH). baseline never unpickles")
+
+
+def add_trust_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--trust-pickle", action="store_true", help=TRUST_HELP)
+
+
+def trusted_specs(specs: Sequence[str], trust: bool) -> list[str]:
+    """The agent specs, with unpickling allowed for each when ``trust`` (``--trust-pickle``)."""
+    if not trust:
+        return list(specs)
+    from agents.specs import trust_pickle
+
+    return [trust_pickle(spec) for spec in specs]
+
+
 def check_specs(specs: Sequence[str], game: GameEntry, num_players: int,
                  options: dict[str, Any]) -> None:
     """Raise :class:`UsageError` unless every agent spec builds a policy."""
@@ -212,8 +234,8 @@ def _configure_eval(parser: argparse.ArgumentParser) -> None:
                              + ", ".join(short_name(g.env_id) for g in GAMES))
     parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                         help="one agent per seat, or two: the first against the second in "
-                             "every other seat. A spec is random, heuristic, model:PATH, "
-                             "rllib:PATH or ismcts[:KEY=VALUE,...]")
+                             "every other seat. A spec is random, heuristic, baseline, "
+                             "model:PATH, rllib+pickle:PATH or ismcts[:KEY=VALUE,...]")
     parser.add_argument("--players", type=positive_int, default=None, metavar="N",
                         help="seats at the table; default the number of agents when more "
                              "than two, else the game's smallest player count")
@@ -224,6 +246,7 @@ def _configure_eval(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=positive_int, default=DEFAULT_EVAL_WORKERS,
                         metavar="W", help="processes (the result does not depend on it)")
     add_option_argument(parser)
+    add_trust_argument(parser)
 
 
 def _run_eval(args: argparse.Namespace, out: TextIO) -> int:
@@ -233,6 +256,7 @@ def _run_eval(args: argparse.Namespace, out: TextIO) -> int:
     game, count, options = checked_table(args, args.players, default)
     if len(args.agents) not in (2, count):
         raise UsageError(f"--agents: {agent_count_rule(count)}, not {len(args.agents)}")
+    args.agents = trusted_specs(args.agents, getattr(args, "trust_pickle", False))
     check_specs(args.agents, game, count, options)
     print(f"eval: {short_name(game.env_id)}, {count} players, {args.games} games, "
           f"{args.workers} worker(s) ...", file=sys.stderr)
@@ -253,10 +277,12 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
                         help="your seat, 0..N-1")
     parser.add_argument("--opponents", nargs="+", default=["random"], metavar="SPEC",
                         help="one agent for every other seat, or one per other seat in seat "
-                             "order: random, heuristic, model:PATH, rllib:PATH or ismcts[:KEY=VALUE,...]")
+                             "order: random, heuristic, baseline, model:PATH, rllib+pickle:PATH "
+                             "or ismcts[:KEY=VALUE,...]")
     parser.add_argument("--seed", type=non_negative_int, default=None,
                         help="seed of the deal and the bots; default a fresh one, printed")
     add_option_argument(parser)
+    add_trust_argument(parser)
 
 
 def _run_play(args: argparse.Namespace, out: TextIO) -> int:
@@ -270,6 +296,7 @@ def _run_play(args: argparse.Namespace, out: TextIO) -> int:
     if len(args.opponents) not in (1, count - 1):
         raise UsageError(f"--opponents: {opponent_count_rule(count)}, not "
                          f"{len(args.opponents)}")
+    args.opponents = trusted_specs(args.opponents, getattr(args, "trust_pickle", False))
     check_specs(args.opponents, game, count, options)
     seed = args.seed
     if seed is None:
@@ -329,11 +356,23 @@ COMMANDS: tuple[Command, ...] = (
         "Train MaskablePPO (sb3-contrib) on one seat of a game against an opponent pool "
         "(random, heuristic, saved models, and 'self': frozen checkpoints of the learner), "
         "with a progress bar, TensorBoard logs, periodic checkpoints and evaluation. "
-        "Writes OUTPUT/GAME-Np-seedS/model.zip with its model card model.json. With "
+        "Writes OUTPUT/GAME-Np-seedS/model.safetensors (the policy file), model.zip and "
+        "the model card model.json. With "
         "--backend rllib, train PPO on Ray RLlib instead (every seat, env runners in "
         "parallel, locally or on the cluster RAY_ADDRESS names; needs the rllib extra).",
         _lazy("agents.commands", "configure_train"),
         _lazy("agents.commands", "run_train"),
+    ),
+    Command(
+        "convert-model",
+        "write the safe policy file (model.safetensors) of an SB3 model.zip",
+        "Write the cardgym policy file of an SB3 MaskablePPO zip beside it (x.zip -> "
+        "x.safetensors, and the network's description into the card x.json): tensors and "
+        "JSON only, which model:PATH and baseline load without running any code. Reading "
+        "the zip unpickles it, which runs any code it carries: pass --trust-pickle only for "
+        "a file you trust. Needs the train extra.",
+        _lazy("agents.commands", "configure_convert"),
+        _lazy("agents.commands", "run_convert"),
     ),
     Command(
         "tournament",

@@ -1,10 +1,15 @@
-"""The shipped baseline models: cards, size, loading, and legal play in every seat."""
+"""The shipped baseline models: policy files, cards, size, loading, and legal play in every seat."""
 
 from __future__ import annotations
 
 import pytest
 
-from agents.baselines import BASELINE_PLAYERS, baseline_path, baseline_settings
+from agents.baselines import (
+    BASELINE_PLAYERS,
+    baseline_path,
+    baseline_policy_path,
+    baseline_settings,
+)
 from agents.evaluate import seat_rng
 from agents.options import make_env
 from agents.policy import RandomPolicy, decide
@@ -27,9 +32,11 @@ def test_every_game_has_baselines_at_its_two_benchmark_sizes() -> None:
 @pytest.mark.parametrize(("game", "count"), SETTINGS, ids=IDS)
 def test_model_file_and_card_are_shipped(game: GameEntry, count: int) -> None:
     path = baseline_path(game, count)
-    assert path.is_file(), f"{path} is missing: run python benchmarks/train_baselines.py"
-    assert path.stat().st_size < MAX_BYTES
-    card = read_card(path)
+    weights = baseline_policy_path(game, count)
+    for shipped in (path, weights):
+        assert shipped.is_file(), f"{shipped} is missing: run python benchmarks/train_baselines.py"
+        assert shipped.stat().st_size < MAX_BYTES
+    card = read_card(weights)
     assert card is not None
     assert card["game"] == game.env_id and card["players"] == count
     assert card["options"] == {}
@@ -38,6 +45,27 @@ def test_model_file_and_card_are_shipped(game: GameEntry, count: int) -> None:
     assert set(card["final_evaluation"]) >= {"win_rate_vs_random", "win_rate_vs_heuristic"}
     assert card["arena"]["agents"] == ["random", "heuristic", "baseline"]
     assert 0 <= card["arena"]["win_rate"] <= 1
+
+
+@pytest.mark.parametrize(("game", "count"), SETTINGS, ids=IDS)
+def test_policy_files_hold_the_networks_their_cards_describe(game: GameEntry, count: int) -> None:
+    from gymnasium import spaces
+
+    from agents.policy_file import FORMAT, _build, _fill, _read_tensors
+
+    weights = baseline_policy_path(game, count)
+    card = read_card(weights)
+    assert card is not None
+    section = card["policy"]
+    assert section["format"] == FORMAT and section["weights"] == weights.name
+    assert section["net_arch"] == card["settings"]["net_arch"] == [64, 64]
+    # The network rebuilt from the card alone takes every tensor of the file, by name
+    # and shape, and nothing else (the game's own spaces are checked when it plays).
+    shape = tuple(section["observation_shape"])
+    network = _build(section, spaces.Box(0.0, 1.0, shape), spaces.Discrete(section["actions"]))
+    tensors = _read_tensors(weights)
+    _fill(network, tensors, weights)
+    assert set(tensors) == set(network.state_dict())
 
 
 @pytest.mark.parametrize(("game", "count"), SETTINGS, ids=IDS)
@@ -66,8 +94,8 @@ def test_baseline_plays_only_legal_moves_in_every_seat(game: GameEntry, count: i
 
 def test_a_model_for_another_game_is_refused() -> None:
     path = baseline_path("karel_kakelaar", 2)
-    with pytest.raises(ModelError, match="was trained on cardgym/karel_kakelaar-v0, not "
-                                         "cardgym/power_hungry_pets-v0"):
+    with pytest.raises(ModelError, match="was trained on cardgym/karel_kakelaar-v1, not "
+                                         "cardgym/power_hungry_pets-v1"):
         ModelPolicy.load(path, game=find_game("power_hungry_pets"), num_players=2)
 
 
@@ -81,9 +109,10 @@ def test_a_table_size_without_a_baseline_says_which_exist() -> None:
 def test_models_folder_can_be_moved(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARDGYM_MODELS", str(tmp_path))
     assert baseline_path("karel_kakelaar", 5) == tmp_path / "karel_kakelaar-5p" / "model.zip"
+    assert baseline_policy_path("karel_kakelaar", 5) == (
+        tmp_path / "karel_kakelaar-5p" / "model.safetensors")
     with pytest.raises(AgentSpecError, match="baselines shipped: none"):
         make_policy("baseline", find_game("karel_kakelaar"), 5)
-
 
 
 @pytest.mark.slow
@@ -91,6 +120,7 @@ def test_train_baselines_ships_a_copy_that_plays_like_the_trained_model(
         tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     import numpy as np
     import torch
+    from sb3_contrib import MaskablePPO
 
     from benchmarks import train_baselines
 
@@ -103,16 +133,26 @@ def test_train_baselines_ships_a_copy_that_plays_like_the_trained_model(
     shipped_path = baseline_path("karel_kakelaar", 2)
     assert shipped_path.stat().st_size < trained_path.stat().st_size
     game = find_game("karel_kakelaar")
-    trained = ModelPolicy.load(trained_path, game=game, num_players=2)
-    shipped = ModelPolicy.load(shipped_path, game=game, num_players=2)
-    observations = np.random.default_rng(0).random((32, 348), dtype=np.float32)
+    shipped_weights = baseline_policy_path("karel_kakelaar", 2)
+    assert shipped_weights.read_bytes() == trained_path.with_suffix(".safetensors").read_bytes()
+    baseline = make_policy("baseline", game, 2)
+    assert isinstance(baseline, ModelPolicy)
+    # This test's own zips, so unpickling them is safe: the slimmed copy and the policy
+    # file play exactly as the trained model.
+    trained = MaskablePPO.load(trained_path, device="cpu").policy
+    slim = MaskablePPO.load(shipped_path, device="cpu").policy
+    shape = trained.observation_space.shape
+    observations = torch.as_tensor(np.random.default_rng(0).random((32, *shape),
+                                                                   dtype=np.float32))
     with torch.no_grad():
-        for model in (trained, shipped):
-            model.model.policy.set_training_mode(False)
-        first = trained.model.policy.get_distribution(torch.as_tensor(observations))
-        second = shipped.model.policy.get_distribution(torch.as_tensor(observations))
-        assert torch.equal(first.distribution.probs, second.distribution.probs)
+        trained.set_training_mode(False)
+        slim.set_training_mode(False)
+        expected = trained.get_distribution(observations).distribution.probs
+        for network in (slim, baseline.network):
+            assert torch.equal(network.get_distribution(observations).distribution.probs,
+                               expected)
     card = read_card(shipped_path)
     assert card is not None and card["baseline"]["shipped_without_optimizer_state"]
+    assert card["policy"]["weights"] == "model.safetensors"
     assert card["settings"]["net_arch"] == [64, 64]
     assert card["baseline"]["command"] == "python benchmarks/train_baselines.py --test"

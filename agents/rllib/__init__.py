@@ -13,7 +13,7 @@ game through three small pieces:
   or with ``self_play`` one learning seat per game against frozen snapshots of it.
   Ray starts locally, or joins the cluster that ``RAY_ADDRESS`` names.
 - :mod:`agents.rllib.policy`: :class:`~agents.rllib.policy.RllibPolicy`, a saved
-  checkpoint as an :class:`~agents.policy.Policy` (agent spec ``rllib:PATH``).
+  checkpoint as an :class:`~agents.policy.Policy` (agent spec ``rllib+pickle:PATH``).
 
 ``cardgym train GAME --backend rllib`` drives it from the command line
 (:mod:`agents.rllib.commands`). This package imports nothing from Ray itself; its

@@ -51,7 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--self-play. --players, --seed, --output, --run-name, --learning-rate, --n-epochs, "
         "--gamma, --ent-coef, --net-arch, --eval-games, --eval-opponents, --option and "
         "--no-progress apply too. Writes OUTPUT/GAME-Np-seedS-rllib/ (checkpoint/, "
-        "model.json, progress.csv); play it with the agent spec rllib:PATH.")
+        "model.json, progress.csv); play it with the agent spec rllib+pickle:PATH "
+        "(checkpoints are pickled: load only the ones you trust).")
     group.add_argument("--iterations", type=positive_int, default=None, metavar="I",
                        help=f"training iterations (default {DEFAULTS.iterations})")
     group.add_argument("--env-runners", type=non_negative_int, default=None, metavar="R",
@@ -151,7 +152,7 @@ def run_rllib_train(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(str(error)) from None
     card = json.loads((checkpoint.parent / CARD).read_text())
     evaluation = ", ".join(f"{key} {value}" for key, value in card["final_evaluation"].items())
-    print(f"checkpoint: {checkpoint}\nagent spec: rllib:{checkpoint.parent}\n"
+    print(f"checkpoint: {checkpoint}\nagent spec: rllib+pickle:{checkpoint.parent}\n"
           f"{card['timesteps']} env steps in {card['train_seconds']} s "
           f"({card['env_steps_per_second']} steps/s), {card['legal_actions']} actions checked, "
           f"{card['illegal_actions']} illegal; {evaluation}", file=out)

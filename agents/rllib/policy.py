@@ -1,4 +1,4 @@
-"""An RLlib checkpoint as a :class:`~agents.policy.Policy` (agent spec ``rllib:PATH``).
+"""An RLlib checkpoint as a :class:`~agents.policy.Policy` (agent spec ``rllib+pickle:PATH``).
 
 ``PATH`` is any of: the run folder that ``cardgym train --backend rllib`` writes
 (``runs/GAME-Np-seedS-rllib``), its ``checkpoint/`` folder (an RLlib algorithm
@@ -7,6 +7,11 @@ module is RLlib's ``ActionMaskingTorchRLModule``; it is fed the seat's observati
 and mask under the adapter's keys and plays on CPU, one decision at a time. The
 model card ``model.json`` beside the checkpoint, when there is one, must name the
 game being played; the module's spaces must fit it in any case.
+
+An RLlib checkpoint loads only by unpickling (``class_and_ctor_args.pkl``, the module
+state), and unpickling runs any code the files carry: :meth:`RllibPolicy.load` asks
+for ``trust_pickle=True`` (the agent spec ``rllib+pickle:PATH``, or ``--trust-pickle``
+on the command line) and says on stderr what it unpickles.
 """
 
 from __future__ import annotations
@@ -87,11 +92,16 @@ class RllibPolicy:
     @classmethod
     def load(cls, path: str | Path, game: GameEntry | None = None,
              num_players: int | None = None, options: Mapping[str, Any] | None = None,
-             deterministic: bool = True, module_id: str = SHARED_MODULE) -> RllibPolicy:
+             deterministic: bool = True, module_id: str = SHARED_MODULE,
+             trust_pickle: bool = False) -> RllibPolicy:
         """Load module ``module_id`` from a checkpoint (see the module docstring).
 
+        ``trust_pickle`` must be True: the checkpoint is unpickled, which runs any
+        code it carries; load only checkpoints you trust.
+
         Raises:
-            CheckpointError: a missing path, no module, or a module for another game.
+            CheckpointError: a missing path, no module, a module for another game, or
+                ``trust_pickle`` not given.
             ImportError: the ``rllib`` extra is not installed (the message says how).
         """
         module_dir = find_module_dir(path, module_id)
@@ -99,8 +109,19 @@ class RllibPolicy:
         if card is not None and game is not None and card.get("game") != game.env_id:
             raise CheckpointError(f"{path} was trained on {card.get('game')}, not {game.env_id}")
         require_rllib()
+        if not trust_pickle:
+            raise CheckpointError(
+                f"{module_dir} is an RLlib checkpoint, which loads only by unpickling, and "
+                f"unpickling runs any code the files carry, with your permissions: load it "
+                f"only if you trust whoever made it. To load it, pass --trust-pickle or write "
+                f"the agent spec rllib+pickle:PATH (in Python, trust_pickle=True)."
+            )
         import torch
         from ray.rllib.core.rl_module.rl_module import RLModule
+
+        from agents.policy_file import announce_unpickling
+
+        announce_unpickling(module_dir, "an RLlib checkpoint, with RLModule.from_checkpoint")
 
         torch.set_num_threads(1)
         try:

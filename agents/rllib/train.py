@@ -25,7 +25,7 @@ installed with the ``rllib`` extra). A run writes into
 ``OUTPUT/GAME-Np-seedS-rllib/``:
 
 - ``checkpoint/``: the algorithm checkpoint (``Algorithm.from_checkpoint`` resumes
-  it; the agent spec ``rllib:PATH`` plays its ``shared`` module), saved every
+  it; the agent spec ``rllib+pickle:PATH`` plays its ``shared`` module), saved every
   ``save_every`` iterations and at the end;
 - ``model.json``: the model card (game, players, options, settings, environment
   steps, steps per second, actions checked, final evaluation);
@@ -342,8 +342,9 @@ def _evaluate(args: RllibTrainArgs, checkpoint: Path) -> dict[str, float]:
     from agents.rllib.policy import RllibPolicy
 
     game = find_game(args.game)
+    # The checkpoint this run has just written: unpickling it trusts only ourselves.
     policy = RllibPolicy.load(checkpoint, game=game, num_players=args.players,
-                              options=args.options)
+                              options=args.options, trust_pickle=True)
     rates: dict[str, float] = {}
     for opponent in args.eval_opponents:
         result = evaluate(game, args.players, [policy, opponent], games=args.eval_games,

@@ -22,10 +22,13 @@ def test_train_writes_a_model_that_eval_and_play_accept(
     assert status == 0
     model = tmp_path / "exploding_kittens-3p-seed0" / "model.zip"
     assert model.is_file() and f"model: {model}" in capsys.readouterr().out
+    assert model.with_suffix(".safetensors").is_file(), "the policy file beside the zip"
     card = read_card(model)
     assert card is not None
     assert card["options"] == {"hand_size": 4} and card["players"] == 3
-    assert list((model.parent / "checkpoints").glob("step_*.zip"))
+    assert card["policy"]["net_arch"] == [256, 256] and card["policy"]["activation"] == "Tanh"
+    checkpoints = list((model.parent / "checkpoints").glob("step_*.zip"))
+    assert checkpoints and all(path.with_suffix(".safetensors").is_file() for path in checkpoints)
     assert (model.parent / "eval.csv").read_text().startswith("timesteps,win_rate_vs_random")
     assert main(["eval", "exploding_kittens", "--players", "3", "--agents", f"model:{model}",
                  "random", "--games", "3", "--workers", "1", "--option", "hand_size=4"]) == 0
@@ -70,9 +73,12 @@ def test_a_model_for_another_game_is_refused(tmp_path: Path) -> None:
 
     fake = tmp_path / "model.zip"
     fake.write_bytes(b"not a zip")
-    write_card(fake, {"game": "cardgym/exploding_kittens-v0"})
-    with pytest.raises(ModelError, match="trained on cardgym/exploding_kittens-v0"):
+    write_card(fake, {"game": "cardgym/exploding_kittens-v1"})
+    with pytest.raises(ModelError, match="trained on cardgym/exploding_kittens-v1"):
         ModelPolicy.load(fake, game=find_game("power_hungry_pets"), num_players=2)
     (tmp_path / "model.json").unlink()
-    with pytest.raises(ModelError, match="cannot load"):
+    with pytest.raises(ModelError, match="loads only by unpickling"):
         ModelPolicy.load(fake, game=find_game("power_hungry_pets"), num_players=2)
+    with pytest.raises(ModelError, match="cannot load"):
+        ModelPolicy.load(fake, game=find_game("power_hungry_pets"), num_players=2,
+                         trust_pickle=True)

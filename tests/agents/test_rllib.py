@@ -205,11 +205,11 @@ def test_the_checkpoint_plays_full_games_through_cardgym_eval(
     players = RUNS[game][0]
     capsys.readouterr()
     assert main(["eval", game, "--players", str(players), "--agents", f"rllib:{run}",
-                 "random", "--games", str(players), "--workers", "1"]) == 0
+                 "random", "--games", str(players), "--workers", "1", "--trust-pickle"]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("| 1 |"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
-    assert cells[1] == f"rllib:{run}"
+    assert cells[1] == f"rllib+pickle:{run}"
     assert cells[3] == str(players), "one seat-game per game played to the end"
     assert float(cells[7]) > 0, "the trained module made moves"
 
@@ -248,13 +248,16 @@ def test_a_checkpoint_is_refused_for_another_game(
 
     run = trained("power_hungry_pets")
     kittens = find_game("exploding_kittens")
-    with pytest.raises(CheckpointError, match="trained on cardgym/power_hungry_pets-v0"):
-        RllibPolicy.load(run, game=kittens, num_players=2)
+    with pytest.raises(CheckpointError, match="trained on cardgym/power_hungry_pets-v1"):
+        RllibPolicy.load(run, game=kittens, num_players=2, trust_pickle=True)
     bare = tmp_path / "shared"
     shutil.copytree(run / "checkpoint" / MODULES_DIR / "shared", bare)
     with pytest.raises(CheckpointError, match=r"expects observations \(\d+,\) and \d+ actions"):
-        RllibPolicy.load(bare, game=kittens, num_players=2)
-    assert RllibPolicy.load(bare, game=find_game("power_hungry_pets"), num_players=2)
+        RllibPolicy.load(bare, game=kittens, num_players=2, trust_pickle=True)
+    with pytest.raises(CheckpointError, match="loads only by unpickling"):
+        RllibPolicy.load(bare, game=find_game("power_hungry_pets"), num_players=2)
+    assert RllibPolicy.load(bare, game=find_game("power_hungry_pets"), num_players=2,
+                            trust_pickle=True)
 
 
 @pytest.mark.slow
