@@ -10,8 +10,11 @@ exactly what your observation is built from; other seats' hidden cards show as
 ``?`` or a count) and your legal actions as ``index: name  (description)`` lines.
 Answer with an index or an action name (or a prefix that fits one legal action
 only). ``help`` lists the choices again; ``quit`` or the end of input stops the game.
-The bots' moves are not printed: some are secret (a bid face down, where a kitten
-goes back in the deck); what became public shows in your next view.
+Below the table, the view tells what happened since your last move, as you saw it
+(the game's public record, :mod:`cardgym.record`): who played what, at whom, naming
+what, with what result, and the secrets you were party to (the card you were given);
+other seats' secrets (a bid face down, where a kitten goes back in the deck) show
+only as the fact that they chose.
 
 Seeding follows :mod:`agents.evaluate`: ``play(..., seed=S)`` deals the same cards
 and gives the bots the same generators as game 0 of an evaluation seeded with ``S``.

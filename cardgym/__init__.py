@@ -3,7 +3,7 @@
 Importing the package registers every environment with PettingZoo::
 
     import cardgym, pettingzoo
-    env = pettingzoo.make("aec", "cardgym/power_hungry_pets-v0", num_players=4)
+    env = pettingzoo.make("aec", "cardgym/power_hungry_pets-v1", num_players=4)
 """
 
 from cardgym.errors import IllegalMoveError, OptionError, OrderError, ScenarioError

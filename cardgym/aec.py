@@ -35,6 +35,7 @@ from pettingzoo import AECEnv
 from cardgym.actions import ActionTable
 from cardgym.errors import IllegalMoveError, OptionError, OrderError
 from cardgym.observation import ObservationSpec
+from cardgym.record import TABLE, Event
 
 StateT = TypeVar("StateT")
 
@@ -44,6 +45,9 @@ _BEFORE_RESET = frozenset(
 )
 
 Observation = dict[str, NDArray[Any]]
+
+#: Events the full view of ``render_text`` ends with.
+FULL_VIEW_EVENTS = 12
 
 #: Distinct masks whose int8 arrays are kept (a few MB at most).
 _MASK_CACHE_SIZE = 1 << 16
@@ -175,6 +179,15 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
 
     def _game_render(self, seat: int | None) -> str:
         """Text of the table from one seat's view, or the full view when ``seat`` is None."""
+        raise NotImplementedError
+
+    def _game_log(self) -> Sequence[Event]:
+        """The game's public record (:mod:`cardgym.record`), oldest event first."""
+        return ()
+
+    def _game_describe(self, event: Event, seat: int) -> str:
+        """One event in words, as ``seat`` saw it (:data:`~cardgym.record.TABLE`: the
+        full view, secrets included)."""
         raise NotImplementedError
 
     # --------------------------------------------------------------- spaces
@@ -402,16 +415,69 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
 
     def render_text(self, seat: int | str | None = None) -> str:
         """Text of the table: ``seat`` (int) for one seat's view, ``"full"`` for everything,
-        ``None`` for the view of the agent to act."""
+        ``None`` for the view of the agent to act.
+
+        A seat's view ends with what happened since that seat's last move, as it saw
+        it; the full view ends with the last :data:`FULL_VIEW_EVENTS` events, secrets
+        included.
+        """
         self._require_reset("render_text()")
         if seat == "full":
-            return self._game_render(None)
-        if seat is None:
-            seat = self.agent_name_mapping[self.agent_selection]
-        return self._game_render(int(seat))
+            text = self._game_render(None)
+            lines = self.narrate("full", max(self.event_count - FULL_VIEW_EVENTS, 0))
+            heading = "Last events:"
+        else:
+            if seat is None:
+                seat = self.agent_name_mapping[self.agent_selection]
+            seat = self._check_seat(seat)
+            text = self._game_render(seat)
+            lines = self.narrate(seat, self.since_last_move(seat))
+            heading = "Since your last move:"
+        if not lines:
+            return text
+        return "\n".join([text, heading, *(f"  {line}" for line in lines)])
 
     def close(self) -> None:
         """Nothing to release; present so that ``render`` has its pair."""
+
+    # --------------------------------------------------------- the record
+
+    @property
+    def event_count(self) -> int:
+        """Events in the game's record so far (an index for :meth:`narrate`)."""
+        self._require_reset("event_count")
+        return len(self._game_log())
+
+    def events(self, seat: int, start: int = 0) -> list[Event]:
+        """The record from index ``start`` on, as ``seat`` saw it: secrets it did not
+        see are blanked (:meth:`cardgym.record.Event.as_seen_by`)."""
+        self._require_reset("events()")
+        return [event.as_seen_by(seat) for event in self._game_log()[start:]]
+
+    def narrate(self, seat: int | str, start: int = 0) -> list[str]:
+        """The record from index ``start`` on, one line per event, as ``seat`` saw it
+        (``"full"``: everything, secrets included)."""
+        self._require_reset("narrate()")
+        log = self._game_log()[start:]
+        if seat == "full":
+            return [self._game_describe(event, TABLE) for event in log]
+        seat = self._check_seat(seat)
+        return [self._game_describe(event.as_seen_by(seat), seat) for event in log]
+
+    def since_last_move(self, seat: int) -> int:
+        """Index of the first event after ``seat``'s own last event (0 if it has none)."""
+        log = self._game_log()
+        for index in range(len(log) - 1, -1, -1):
+            if log[index].actor == seat:
+                return index + 1
+        return 0
+
+    def _check_seat(self, seat: object) -> int:
+        if (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
+                or not 0 <= seat < self.num_players):
+            raise ValueError(f"seat {seat!r} is not at this table; seats are "
+                             f"0..{self.num_players - 1}, or 'full' for the whole table")
+        return int(seat)
 
     # --------------------------------------------------------------- helpers
 

@@ -2,7 +2,7 @@
 
 After ``import cardgym``::
 
-    pettingzoo.make("aec", "cardgym/power_hungry_pets-v0", num_players=4)
+    pettingzoo.make("aec", "cardgym/power_hungry_pets-v1", num_players=4)
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ class GameEntry:
 
 
 GAMES: tuple[GameEntry, ...] = (
-    GameEntry("cardgym/power_hungry_pets-v0", "phpets_env.env:env", tuple(range(2, 7)), "phpets_env"),
-    GameEntry("cardgym/exploding_kittens-v0", "ek_env.env:env", tuple(range(2, 10)), "ek_env"),
-    GameEntry("cardgym/karel_kakelaar-v0", "kakelaar_env.env:env", (2, 3, 4, 5), "kakelaar_env",
+    GameEntry("cardgym/power_hungry_pets-v1", "phpets_env.env:env", tuple(range(2, 7)), "phpets_env"),
+    GameEntry("cardgym/exploding_kittens-v1", "ek_env.env:env", tuple(range(2, 10)), "ek_env"),
+    GameEntry("cardgym/karel_kakelaar-v1", "kakelaar_env.env:env", (2, 3, 4, 5), "kakelaar_env",
               parallel_entry_point="kakelaar_env.parallel:parallel_env"),
 )
 
@@ -42,7 +42,7 @@ def register_all() -> None:
 
 
 def short_name(env_id: str) -> str:
-    """``cardgym/power_hungry_pets-v0`` -> ``power_hungry_pets``."""
+    """``cardgym/power_hungry_pets-v1`` -> ``power_hungry_pets``."""
     return env_id.split("/")[-1].rsplit("-v", 1)[0]
 
 

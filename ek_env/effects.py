@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardgym.record import NONE
 from ek_env import knowledge
+from ek_env import record as rec
 from ek_env.cards import (
     ATTACK,
     DEFUSE,
@@ -103,18 +105,16 @@ def draw(state: State, rng: np.random.Generator) -> None:
         return
     card = state.deck.pop()
     hand = state.hands[seat]
-    if card != KITTEN:
-        knowledge.top_drawn(state, seat, card)
+    if card != KITTEN or (state.kinds > STREAKING and hand[STREAKING] and not hand[KITTEN]):
+        # a kitten kept thanks to the Streaking Kitten stays unrevealed
+        state.log.append(rec.event(seat, rec.DRAW, secret=card, seen_by=1 << seat))
+        knowledge.top_drawn(state, seat, card, kept=card == KITTEN)
+        knowledge.gained_unseen(state, seat)
         hand[card] += 1
         state.sizes[seat] += 1
         _draw_done(state, seat)
         return
-    if state.kinds > STREAKING and hand[STREAKING] and not hand[KITTEN]:
-        knowledge.top_drawn(state, seat, card, kept=True)
-        hand[KITTEN] += 1
-        state.sizes[seat] += 1
-        _draw_done(state, seat)
-        return
+    state.log.append(rec.event(seat, rec.DRAW, card=KITTEN))
     knowledge.top_drawn(state, seat, card)
     state.resume = RESUME_DRAW
     state.resume_seat = seat
@@ -132,6 +132,7 @@ def _draw_done(state: State, seat: int) -> None:
 def end_dry(state: State) -> None:
     """A player had to draw from an empty draw pile: the game ends, and the players
     still alive share a draw (RULES.md §4)."""
+    state.log.append(rec.event(state.current, rec.DRY))
     state.phase = GAME_OVER
     state.winner = NOBODY
     state.to_act = state.current
@@ -146,12 +147,14 @@ def explode(state: State, seat: int, kittens: int, rng: np.random.Generator) -> 
     until it finds them), then the seat puts them back one by one (INSERT); without
     enough Defuses the seat is out. What follows is :func:`carry_on`'s."""
     hand = state.hands[seat]
+    log = state.log
     defused = 0
     if not state.blind[seat]:
         while kittens and hand[DEFUSE]:
             remove_card(state, seat, DEFUSE, None)
             state.discard[DEFUSE] += 1
             knowledge.left_publicly(state, seat, DEFUSE)
+            log.append(rec.event(seat, rec.DEFUSE, card=DEFUSE))
             kittens -= 1
             defused += 1
     else:
@@ -159,16 +162,21 @@ def explode(state: State, seat: int, kittens: int, rng: np.random.Generator) -> 
             card = remove_random(state, seat, rng)
             knowledge.left_publicly(state, seat, card)
             if card == KITTEN:
+                log.append(rec.event(seat, rec.TURNED, card=KITTEN))
                 kittens += 1
                 continue
             state.discard[card] += 1
             if card == DEFUSE:
+                log.append(rec.event(seat, rec.DEFUSE, card=DEFUSE))
                 kittens -= 1
                 defused += 1
-            elif card == STREAKING and hand[KITTEN]:
-                remove_card(state, seat, KITTEN, None)
-                knowledge.left_publicly(state, seat, KITTEN)
-                kittens += 1
+            else:
+                log.append(rec.event(seat, rec.TURNED, card=card))
+                if card == STREAKING and hand[KITTEN]:
+                    remove_card(state, seat, KITTEN, None)
+                    knowledge.left_publicly(state, seat, KITTEN)
+                    log.append(rec.event(seat, rec.EXPLODE, card=KITTEN))
+                    kittens += 1
     if kittens:
         eliminate(state, seat, kittens + defused)
         carry_on(state, rng)
@@ -190,6 +198,7 @@ def eliminate(state: State, seat: int, kittens: int) -> None:
     state.sizes[seat] = 0
     pile[KITTEN] += kittens
     knowledge.hand_emptied(state, seat)
+    state.log.append(rec.event(seat, rec.OUT))
     marks = state.marked[seat]
     state.marks_total -= sum(marks)
     for card in range(state.kinds):
@@ -214,6 +223,7 @@ def insert(state: State, depth: int, rng: np.random.Generator) -> None:
     deck = state.deck
     deck.insert(len(deck) - depth, KITTEN)
     state.held_kitten -= 1
+    state.log.append(rec.event(state.to_act, rec.INSERT, secret=depth, seen_by=1 << state.to_act))
     knowledge.inserted(state, state.to_act, KITTEN, depth)
     if not state.held_kitten:
         carry_on(state, rng)
@@ -228,6 +238,7 @@ def carry_on(state: State, rng: np.random.Generator) -> None:
         seat = state.explode_queue.pop(0)
         remove_card(state, seat, KITTEN, None)
         knowledge.left_publicly(state, seat, KITTEN)
+        state.log.append(rec.event(seat, rec.EXPLODE, card=KITTEN))
         explode(state, seat, 1, rng)
         return
     resume, seat = state.resume, state.resume_seat
@@ -262,24 +273,36 @@ def _clear_pending(state: State) -> None:
 # ------------------------------------------------------------ hand changes
 
 
-def remove_card(state: State, seat: int, card: int, rng: np.random.Generator | None) -> None:
-    """One ``card`` leaves ``seat``'s hand: a marked copy first when the player chose
-    the kind (``rng`` None), else the copy is random among the kind's cards."""
+def remove_card(state: State, seat: int, card: int, rng: np.random.Generator | None,
+                marked: bool | None = None) -> bool:
+    """One ``card`` leaves ``seat``'s hand. ``marked``: the player chose a marked (True)
+    or an unmarked (False) copy (Favor, Garbage Collection); else a marked copy first
+    where the copy is public anyway (``rng`` None: a Defuse played, a card named in
+    three of a kind), or a random copy among the kind's cards (``rng`` given).
+    Returns whether the copy that left was marked."""
     state.hands[seat][card] -= 1
     state.sizes[seat] -= 1
     marks = state.marked[seat]
     if marks[card]:
-        if rng is None or int(rng.integers(state.hands[seat][card] + 1)) < marks[card]:
+        if marked is None:
+            marked = rng is None or int(rng.integers(state.hands[seat][card] + 1)) < marks[card]
+        if marked:
             marks[card] -= 1
             state.marks_total -= 1
+            return True
+    return False
 
 
 def remove_random(state: State, seat: int, rng: np.random.Generator) -> int:
     """A uniformly random card leaves ``seat``'s (non-empty) hand; returns its kind."""
+    return remove_random_copy(state, seat, rng)[0]
+
+
+def remove_random_copy(state: State, seat: int, rng: np.random.Generator) -> tuple[int, bool]:
+    """As :func:`remove_random`; returns the kind and whether the copy was marked."""
     hand = state.hands[seat]
     card = nth_card(hand, int(rng.integers(state.sizes[seat])))
-    remove_card(state, seat, card, rng)
-    return card
+    return card, remove_card(state, seat, card, rng)
 
 
 def streaking_left(state: State, seat: int, card: int) -> bool:
@@ -292,13 +315,26 @@ def streaking_left(state: State, seat: int, card: int) -> bool:
 
 
 def _transfer(state: State, giver: int, receiver: int, card: int, random_copy: bool,
-              public: bool, rng: np.random.Generator) -> None:
-    """``card`` goes from ``giver`` to ``receiver`` (Favor, steal, three of a kind).
+              public: bool, rng: np.random.Generator, marked: bool | None = None,
+              what: int = rec.GIVE) -> None:
+    """``card`` goes from ``giver`` to ``receiver`` (Favor, steal, three of a kind);
+    ``marked`` as in :func:`remove_card`; ``what``: the record's code (GIVE, STEAL,
+    ASK).
 
     A kitten explodes for its receiver; a Streaking Kitten leaving a held kitten
     makes that kitten explode for the giver. The turn holder then plays on.
     """
-    remove_card(state, giver, card, rng if random_copy else None)
+    was_marked = remove_card(state, giver, card, rng if random_copy else None, marked)
+    if what == rec.ASK:
+        state.log.append(rec.event(receiver, rec.ASK, giver, card, rec.HIT))
+    else:
+        result = rec.MARKED_COPY if was_marked else rec.DONE
+        actor, target = (giver, receiver) if what == rec.GIVE else (receiver, giver)
+        if was_marked or card == KITTEN:  # the table sees which card left
+            state.log.append(rec.event(actor, what, target, card, result))
+        else:
+            state.log.append(rec.event(actor, what, target, NONE, result, card,
+                                   1 << giver | 1 << receiver))
     if card == KITTEN:
         knowledge.left_publicly(state, giver, KITTEN)
         state.resume = RESUME_PLAY
@@ -308,8 +344,10 @@ def _transfer(state: State, giver: int, receiver: int, card: int, random_copy: b
     state.sizes[receiver] += 1
     if public:
         knowledge.moved_publicly(state, giver, receiver, card)
+        knowledge.gained_seen(state, receiver, card)
     else:
         knowledge.moved_privately(state, giver, receiver, card)
+        knowledge.gained_unseen(state, receiver)
     if streaking_left(state, giver, card):
         state.resume = RESUME_PLAY
         carry_on(state, rng)
@@ -351,6 +389,7 @@ def play_card(state: State, card: int, target: int | None) -> None:
     seat = state.current
     _discard_from_hand(state, seat, card, 1)
     announce(state, SINGLE, card, NOBODY if target is None else target)
+    state.log.append(rec.event(seat, rec.PLAY, NONE if target is None else target, card))
     open_window(state, seat)
 
 
@@ -358,6 +397,7 @@ def play_pair(state: State, card: int, target: int) -> None:
     seat = state.current
     _discard_from_hand(state, seat, card, 2)
     announce(state, PAIR, card, target)
+    state.log.append(rec.event(seat, rec.PAIR, target, card))
     open_window(state, seat)
 
 
@@ -366,11 +406,13 @@ def play_three(state: State, card: int, target: int) -> None:
     seat = state.current
     _discard_from_hand(state, seat, card, 3)
     announce(state, THREE, card, target)
+    state.log.append(rec.event(seat, rec.THREE, target, card))
     state.phase = NAME_CARD
 
 
 def name_card(state: State, card: int) -> None:
     state.pending_named = card
+    state.log.append(rec.event(state.current, rec.NAME, state.pending_target, card))
     open_window(state, state.current)
 
 
@@ -385,6 +427,7 @@ def choose_five(state: State, card: int) -> None:
     seat = state.current
     state.pending_five.append(card)
     _discard_from_hand(state, seat, card, 1)
+    state.log.append(rec.event(seat, rec.FIVE, card=card))
     if len(state.pending_five) == 5:
         open_window(state, seat)
 
@@ -396,6 +439,8 @@ def respond(state: State, nope: bool, rng: np.random.Generator) -> None:
     if nope:
         _discard_from_hand(state, seat, NOPE, 1)
         state.nopes += 1
+        state.log.append(rec.event(seat, rec.NOPE, state.window_last, NOPE,
+                                   min(state.nopes, rec.RESULTS - 1)))
         open_window(state, seat)
         return
     passed(state, seat, rng)
@@ -416,10 +461,11 @@ def _resolve(state: State, rng: np.random.Generator) -> None:
     named, succeeded = state.pending_named, state.nopes % 2 == 0
     _clear_pending(state)
     state.phase = PLAY
-    state.to_act = state.current
+    seat = state.to_act = state.current
+    state.log.append(rec.event(seat, rec.WINDOW, target, card,
+                           rec.ALLOWED if succeeded else rec.STOPPED))
     if not succeeded:
         return
-    seat = state.current
     if kind == SINGLE:
         if card == ATTACK:
             stack = state.config.attack_stacking == "stack" and state.attacked
@@ -434,11 +480,13 @@ def _resolve(state: State, rng: np.random.Generator) -> None:
                 else:
                     state.phase = GIVE
                     state.to_act = target
+            else:
+                state.log.append(rec.event(target, rec.GIVE, seat, NONE, rec.NOTHING))
         elif card == SHUFFLE:
             rng.shuffle(state.deck)
             knowledge.deck_shuffled(state)
         elif card == SEE_THE_FUTURE:
-            knowledge.saw_top(state, seat, SEE_THE_FUTURE_CARDS)
+            saw(state, seat, SEE_THE_FUTURE_CARDS, rec.SAW)
         else:
             from ek_env import streaking  # the expansion's cards build on this module
 
@@ -447,12 +495,29 @@ def _resolve(state: State, rng: np.random.Generator) -> None:
         steal_random(state, target, seat, rng)
     elif kind == THREE:
         if state.hands[target][named]:
-            _transfer(state, target, seat, named, False, True, rng)
+            _transfer(state, target, seat, named, False, True, rng, what=rec.ASK)
+        else:
+            state.log.append(rec.event(seat, rec.ASK, target, named, rec.MISS))
+            knowledge.ruled_out(state, target, named)
     elif kind == FIVE:
         discard = state.discard
         takeable = TAKEABLE_STREAKING if state.kinds > STREAKING else TAKEABLE
         if any(discard[c] for c in takeable):
             state.phase = TAKE
+        else:
+            state.log.append(rec.event(seat, rec.TAKE, result=rec.NOTHING))
+
+
+def saw(state: State, seat: int, count: int, what: int) -> None:
+    """``seat`` looks at the top ``count`` cards (See the Future, Alter the Future);
+    the record shows how many, the cards only to ``seat``."""
+    deck = state.deck
+    count = min(count, len(deck))
+    knowledge.saw_top(state, seat, count)
+    if what == rec.SAW:
+        state.log.append(rec.event(seat, rec.SAW, result=count,
+                               secret=rec.pack(deck[len(deck) - count :][::-1]),
+                               seen_by=1 << seat))
 
 
 # ------------------------------------------------------------ hand to hand
@@ -466,8 +531,10 @@ def random_kind(state: State, seat: int, rng: np.random.Generator) -> int:
 def steal_random(state: State, target: int, thief: int, rng: np.random.Generator) -> None:
     """A random card of ``target``'s hand goes to ``thief``; both see which."""
     if not state.sizes[target]:
+        state.log.append(rec.event(thief, rec.STEAL, target, NONE, rec.NOTHING))
         return
-    _transfer(state, target, thief, random_kind(state, target, rng), True, False, rng)
+    _transfer(state, target, thief, random_kind(state, target, rng), True, False, rng,
+              what=rec.STEAL)
 
 
 def nth_card(counts: list[int], index: int) -> int:
@@ -479,12 +546,13 @@ def nth_card(counts: list[int], index: int) -> int:
     raise IndexError(f"card {index} of a hand of {sum(counts)}")
 
 
-def give(state: State, card: int, rng: np.random.Generator) -> None:
-    """Favor: the seat to act gives ``card`` to the turn holder."""
+def give(state: State, card: int, rng: np.random.Generator, marked: bool = False) -> None:
+    """Favor: the seat to act gives ``card`` (a marked copy if ``marked``) to the turn
+    holder."""
     giver, receiver = state.to_act, state.current
     state.phase = PLAY
     state.to_act = receiver
-    _transfer(state, giver, receiver, card, False, False, rng)
+    _transfer(state, giver, receiver, card, False, False, rng, marked, rec.GIVE)
 
 
 def take(state: State, card: int) -> None:
@@ -494,5 +562,7 @@ def take(state: State, card: int) -> None:
     state.hands[seat][card] += 1
     state.sizes[seat] += 1
     knowledge.arrived_publicly(state, seat, card)
+    knowledge.gained_seen(state, seat, card)
+    state.log.append(rec.event(seat, rec.TAKE, card=card, result=rec.DONE))
     state.phase = PLAY
     state.to_act = seat

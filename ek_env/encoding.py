@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from cardgym.actions import ActionTable
 from cardgym.observation import Field, ObservationSpec
 from ek_env import effects, streaking
+from ek_env import record as rec
 from ek_env.cards import (
     CARD_NAMES,
     CURSE,
@@ -105,10 +106,14 @@ BLIND_NOPE: Final = 13
 TARGET_ACTION: Final = 14
 ALTER_ACTION: Final = 15
 GARBAGE_ACTION: Final = 16
+GIVE_MARKED: Final = 17  # Favor: give a marked copy (Streaking Kittens)
+GARBAGE_MARKED: Final = 18  # Garbage Collection: put in a marked copy
 
 _OFFSETS = range(1, MAX_PLAYERS)
 #: Owed turns above this are shown as this (only long Attack stacks reach it).
 OWED_CAP: Final = 64
+#: Events of the public record in the observation (``recent_moves``), newest first.
+RECENT_MOVES: Final = 8
 
 _Row = tuple[str, tuple[int, int, int, int], str]
 
@@ -142,7 +147,11 @@ def _build_actions(config: Config) -> list[_Row]:
     rows.append(("pass", (PASS_ACTION, -1, 0, 0), "let the pending play or Nope stand"))
     givable = range(kinds) if streaking else takeable(config)
     rows += [(f"give:{CARD_NAMES[card]}", (GIVE_ACTION, card, 0, 0),
-              f"Favor: give {CARD_NAMES[card]}") for card in givable]
+              f"Favor: give {CARD_NAMES[card]}" + (" (an unmarked copy)" if streaking else ""))
+             for card in givable]
+    if streaking:
+        rows += [(f"give:{CARD_NAMES[card]}:marked", (GIVE_MARKED, card, 0, 0),
+                  f"Favor: give a marked copy of {CARD_NAMES[card]}") for card in givable]
     rows += [(f"insert:depth={d}", (INSERT_ACTION, KITTEN, 0, d),
               f"put the kitten back with {d} cards above it") for d in range(max_deck)]
     rows += [(f"take:{CARD_NAMES[card]}", (TAKE_ACTION, card, 0, 0),
@@ -159,9 +168,31 @@ def _build_actions(config: Config) -> list[_Row]:
                   f"Alter the Future: put {CARD_NAMES[card]} next, top first")
                  for card in range(kinds)]
         rows += [(f"garbage:{CARD_NAMES[card]}", (GARBAGE_ACTION, card, 0, 0),
-                  f"Garbage Collection: put {CARD_NAMES[card]} into the draw pile")
+                  f"Garbage Collection: put an unmarked {CARD_NAMES[card]} into the draw pile")
+                 for card in range(kinds)]
+        rows += [(f"garbage:{CARD_NAMES[card]}:marked", (GARBAGE_MARKED, card, 0, 0),
+                  f"Garbage Collection: put a marked {CARD_NAMES[card]} into the draw pile")
                  for card in range(kinds)]
     return rows
+
+
+def _event_codes(config: Config) -> int:
+    return len(rec.EVENT_NAMES) if config.streaking else rec.BASE_EVENTS
+
+
+def _event_width(config: Config) -> int:
+    """One row of ``recent_moves``: what, actor, target, card, result one-hots."""
+    return _event_codes(config) + 2 * MAX_PLAYERS + config.num_kinds + rec.RESULTS
+
+
+def _event_doc(config: Config) -> str:
+    codes = _event_codes(config)
+    return (f"one-hot event ({', '.join(rec.EVENT_NAMES[:codes])}; {codes}), actor "
+            f"({MAX_PLAYERS}, relative), target ({MAX_PLAYERS}, relative), card "
+            f"({config.num_kinds}, the public card: played, named, shown, taken), result "
+            f"({rec.RESULTS}: 0 nothing/miss/stopped/lost, 1 done/hit/allowed/played, 2 a "
+            "marked copy or already marked, 3 exploded; a count for saw, altered, bomb, and "
+            "the Nopes so far for nope); see ek_env.record for what each event holds")
 
 
 def _build_spec(config: Config) -> ObservationSpec:
@@ -213,6 +244,13 @@ def _build_spec(config: Config) -> ObservationSpec:
         Field("known_hands", (MAX_PLAYERS - 1, kinds), 0, most,
               "count of each kind I know to be in each opponent's hand (given, received, stolen, "
               "asked for, taken from the discard pile, or drawn from a top I knew)"),
+        Field("ruled_out", (MAX_PLAYERS, kinds), 0, 1,
+              "1 if the table knows the seat holds no card of the kind: a three of a kind asked "
+              "for it and missed; cleared when the seat's hand gains a card that could be one "
+              "(relative)"),
+        Field("recent_moves", (RECENT_MOVES, _event_width(config)), 0, 1,
+              f"the last {RECENT_MOVES} events of the public record, newest first, one row "
+              "each (zeros where there is none): " + _event_doc(config)),
     ]
     if streaking:
         fields += [
@@ -288,10 +326,18 @@ class Layout:
             self.alter_index = {card: index(f"alter:{names[card]}") for card in range(self.kinds)}
             self.garbage_index = {card: index(f"garbage:{names[card]}")
                                   for card in range(self.kinds)}
+            self.give_marked_index = {card: index(f"give:{names[card]}:marked")
+                                      for card in range(self.kinds)}
+            self.garbage_marked_index = {card: index(f"garbage:{names[card]}:marked")
+                                         for card in range(self.kinds)}
         self._present = {n: bytes([1] * n) for n in range(2, MAX_PLAYERS + 1)}
         offsets = self.observation_spec.offsets
         self._o = offsets
         self._base_offsets = tuple(offsets[name] for name in _BASE_FIELDS)
+        codes = _event_codes(config)
+        self._record = (offsets["recent_moves"], offsets["ruled_out"], codes,
+                        codes + MAX_PLAYERS, codes + 2 * MAX_PLAYERS,
+                        codes + 2 * MAX_PLAYERS + self.kinds, _event_width(config))
         if self.streaking:
             self._streaking_offsets = tuple(offsets[name] for name in (
                 "blind", "marked", "kittens_to_insert", "exploding", "garbage_waiting",
@@ -324,6 +370,8 @@ class Layout:
         if phase == INSERT:
             return ((1 << (len(state.deck) + 1)) - 1) << self.insert_base
         if phase == GIVE:
+            if self.streaking:
+                return self._copies_mask(state, seat, self.give_index, self.give_marked_index)
             return self._kinds_mask(state.hands[seat], self.give_index)
         if phase == CHOOSE_FIVE:
             mask = 0
@@ -340,7 +388,7 @@ class Layout:
                 mask |= 1 << self.alter_index[card]
             return mask
         if phase == GARBAGE:
-            return self._kinds_mask(state.hands[seat], self.garbage_index)
+            return self._copies_mask(state, seat, self.garbage_index, self.garbage_marked_index)
         if phase == TARGET:
             return streaking.valid_offsets(state, state.pending_card) << self.target_base
         return 0
@@ -351,6 +399,22 @@ class Layout:
         for card, index in indices.items():
             if counts[card]:
                 mask |= 1 << index
+        return mask
+
+    @staticmethod
+    def _copies_mask(state: State, seat: int, plain: dict[int, int],
+                     marked: dict[int, int]) -> int:
+        """Favor and Garbage Collection: an unmarked copy of each kind held, and a
+        marked copy of each kind with one (RULES.md §1: the two are different cards)."""
+        hand, marks = state.hands[seat], state.marked[seat]
+        mask = 0
+        for card, index in plain.items():
+            count = hand[card]
+            if count:
+                if count > marks[card]:
+                    mask |= 1 << index
+                if marks[card]:
+                    mask |= 1 << marked[card]
         return mask
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -441,8 +505,10 @@ class Layout:
             streaking.choose_target(state, (state.current + offset) % state.num_players)
         elif kind == ALTER_ACTION:
             streaking.alter(state, card)
+        elif kind == GIVE_MARKED:
+            effects.give(state, card, rng, True)
         else:
-            streaking.garbage(state, card, rng)
+            streaking.garbage(state, card, rng, kind == GARBAGE_MARKED)
 
     def action_to_move(self, state: State, action: int) -> Move:
         """The engine move an action index stands for, for the seat to act."""
@@ -464,6 +530,10 @@ class Layout:
             return ChooseTarget(target)
         if kind == INSERT_ACTION:
             return Insert(depth)
+        if kind == GIVE_MARKED:
+            return Give(card, True)
+        if kind == GARBAGE_MARKED:
+            return Garbage(card, True)
         by_card: dict[int, type[ChooseFive | NameCard | Give | Take | Alter | Garbage]] = {
             CHOOSE: ChooseFive, NAME: NameCard, GIVE_ACTION: Give, TAKE_ACTION: Take,
             ALTER_ACTION: Alter, GARBAGE_ACTION: Garbage}
@@ -486,6 +556,9 @@ class Layout:
             return self.target_base + (move.target - state.current) % n
         if isinstance(move, Insert):
             return self.insert_base + move.depth
+        if isinstance(move, (Give, Garbage)) and move.marked:
+            kind = "give" if isinstance(move, Give) else "garbage"
+            return index(f"{kind}:{names[move.card]}:marked")
         plain = {Draw: "draw", PlayFive: "five", Nope: "nope", Pass: "pass",
                  BlindPlay: "blind:play", BlindNope: "blind:nope"}
         if type(move) in plain:
@@ -542,6 +615,21 @@ class Layout:
             out[known_deck + depth * kinds + known] = 1
         known_hands = view.known_hands_relative()
         out[known_hands_at : known_hands_at + len(known_hands)] = known_hands
+        row, ruled_at, actor_at, target_at, card_at, result_at, width = self._record
+        shift = n - seat  # (other - seat) % n == (other + shift) % n
+        for who, what, target, card, result in view.recent_public(RECENT_MOVES):
+            out[row + what] = 1
+            out[row + actor_at + (who + shift) % n] = 1
+            if target >= 0:
+                out[row + target_at + (target + shift) % n] = 1
+            if card >= 0:
+                out[row + card_at + card] = 1
+            if result >= 0:
+                out[row + result_at + result] = 1
+            row += width
+        ruled = view.ruled_out()
+        if ruled is not None:
+            out[ruled_at : ruled_at + len(ruled)] = ruled
         if self.streaking:
             self._encode_streaking(view, out)
         return np.frombuffer(out, dtype=np.uint8).astype(np.float32)

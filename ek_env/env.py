@@ -1,4 +1,4 @@
-"""Exploding Kittens, a PettingZoo AEC environment (``cardgym/exploding_kittens-v0``).
+"""Exploding Kittens, a PettingZoo AEC environment (``cardgym/exploding_kittens-v1``).
 
 Two to nine players (two base decks from six on), RULES.md §3. On your turn you
 play any number of cards, one play at a time, then end the turn by drawing; draw
@@ -84,6 +84,30 @@ steal, receive, be handed in three of a kind, take from the discard pile, or dra
 from a top it knew; a card leaving that hand unseen makes the bound stale). Per-seat
 fields are relative: index 0 is the observer, then the other seats clockwise.
 
+The public record (issue 16; :mod:`ek_env.record`). The engine logs every
+happening at the table as an event (``game.narrate(seat)`` puts them in words):
+each play with its target (a single card, a pair, three of a kind and the card it
+names, each kind of five different), each Nope and whom it answers, the outcome of
+every Nope window (the play goes ahead or is stopped; passes are not logged one by
+one, as everyone is asked in a fixed order), and each result: a card given on a
+Favor or stolen by a pair (which card: seen by the two players only; public if it
+is a kitten or a marked copy; "nothing" for an empty hand), three of a kind hitting
+or missing, the card five different takes, every draw (the card seen by the drawer
+only, except an Exploding Kitten, which is shown), Defuses, the depth a kitten goes
+back to (seen by its player only), eliminations, See the Future (how many cards;
+which, only to the player) and a game ending on an empty draw pile. `recent_moves`
+holds the public part of the last 8 events (K = 8), newest first, one row each:
+one-hot event, actor and target (relative seats), public card and result; zeros
+where there is none. One step logs at most 2 events in the base game (a Nope
+window's outcome and its steal, a draw and its Defuse or elimination), so the
+newest move of any seat at any table is always in view; with the expansion a step
+logs more only when a blind player turns up cards looking for a Defuse or blind
+players put cards in after a Garbage Collection (random play at 2, 5 and 9 players
+logs at most 7). `ruled_out` is public negative knowledge: a missed three of a
+kind tells the table that its target holds no card of the named kind; the flag is
+cleared when that seat gains a card the table did not see (a draw, a Favor
+received, a steal), or a card of that kind in plain sight.
+
 <!-- observation-table -->
 | offsets | field | shape | range | meaning |
 |---|---|---|---|---|
@@ -109,6 +133,8 @@ fields are relative: index 0 is the observer, then the other seats clockwise.
 | 149..157 | `window_opener` | 9 | 0..1 | one-hot: whose play or Nope the running Nope window answers (relative) |
 | 158..1184 | `known_deck` | 79x13 | 0..1 | one-hot kind at each depth of the draw pile (0 = top) that I saw (See the Future) or placed (my Defuse), until a shuffle or another player's insertion makes it stale |
 | 1185..1288 | `known_hands` | 8x13 | 0..12 | count of each kind I know to be in each opponent's hand (given, received, stolen, asked for, taken from the discard pile, or drawn from a top I knew) |
+| 1289..1405 | `ruled_out` | 9x13 | 0..1 | 1 if the table knows the seat holds no card of the kind: a three of a kind asked for it and missed; cleared when the seat's hand gains a card that could be one (relative) |
+| 1406..1869 | `recent_moves` | 8x58 | 0..1 | the last 8 events of the public record, newest first, one row each (zeros where there is none): one-hot event (play, pair, three, name, five, nope, window, give, steal, ask, take, draw, defuse, insert, out, saw, dry; 17), actor (9, relative), target (9, relative), card (13, the public card: played, named, shown, taken), result (10: 0 nothing/miss/stopped/lost, 1 done/hit/allowed/played, 2 a marked copy or already marked, 3 exploded; a count for saw, altered, bomb, and the Nopes so far for nope); see ek_env.record for what each event holds |
 <!-- /observation-table -->
 
 Actions (one `Discrete` space; seat offsets are clockwise from the turn holder,
@@ -220,8 +246,15 @@ implemented, with the points the rule texts leave open settled:
   clockwise from you (a Defuse placement before the shuffle would be undone). A
   kitten put in this way does not explode. *Mark*: a random card of the target's
   hand is marked, shown to all until it leaves that hand (a marked card stolen is
-  unmarked at the thief; when a player plays, gives or puts in a kind of which a
-  marked copy is held, the marked copy goes first). *Curse of the Cat Butt*: the
+  unmarked at the thief; a card played, or handed over on three of a kind, is the
+  marked copy first, as that card is shown anyway). A player who gives a card to a
+  Favor or puts one in with Garbage Collection chooses the physical card: holding a
+  marked and an unmarked copy of a kind, `give:<card>` gives an unmarked one and
+  `give:<card>:marked` the marked one (`garbage:<card>` and
+  `garbage:<card>:marked` likewise); the mask offers exactly the copies held, so
+  the others learn only what the table shows (the mark leaving, or not). A blind
+  player's random card is a marked copy as often as its share of the kind.
+  *Curse of the Cat Butt*: the
   target becomes blind (no effect on a blind player). Every card can be Noped.
 - *Blind.* A blind player cannot see their cards: their `my_hand` shows only the
   marked ones and the cards they saw arrive while blind (a Favor received), and
@@ -247,9 +280,15 @@ implemented, with the points the rule texts leave open settled:
 With the expansion the observation adds `blind`, `marked`, `kittens_to_insert`,
 `exploding`, `garbage_waiting` and the reorderer's own `alter_cards` and
 `alter_placed`; `kittens_in_deck` then counts kittens in the draw pile or held in
-hands (a held kitten is secret, so the two cannot be told apart). The base game's
-layout is unchanged; the expansion's (605 actions, 3521 floats) is a superset
-built by the same code over 22 card kinds and a draw pile of up to 126 cards:
+hands (a held kitten is secret, so the two cannot be told apart). The record adds
+the expansion's events: Mark (the card marked, public), Catomic Bomb (how many
+kittens went on top), Alter the Future (how many cards; the new order only to the
+player), each Garbage Collection put-in (the card seen by its owner only, unless
+a marked copy), blind plays and blind Nopes with the card turned up and what came
+of it, the target of a turned-up card, cards turned up looking for a Defuse, and
+a held kitten going off. The expansion's layout (649 actions, 4327 floats) is a
+superset of the base one built by the same code over 22 card kinds and a draw pile
+of up to 126 cards:
 
 <!-- observation-table:streaking -->
 | offsets | field | shape | range | meaning |
@@ -276,13 +315,15 @@ built by the same code over 22 card kinds and a draw pile of up to 126 cards:
 | 206..214 | `window_opener` | 9 | 0..1 | one-hot: whose play or Nope the running Nope window answers (relative) |
 | 215..2986 | `known_deck` | 126x22 | 0..1 | one-hot kind at each depth of the draw pile (0 = top) that I saw (See the Future) or placed (my Defuse), until a shuffle or another player's insertion makes it stale |
 | 2987..3162 | `known_hands` | 8x22 | 0..12 | count of each kind I know to be in each opponent's hand (given, received, stolen, asked for, taken from the discard pile, or drawn from a top I knew) |
-| 3163..3171 | `blind` | 9 | 0..1 | 1 if the seat is blind (relative) |
-| 3172..3369 | `marked` | 9x22 | 0..12 | count of each kind of marked (public) cards in each seat's hand (relative) |
-| 3370..3370 | `kittens_to_insert` | 1 | 0..9 | defused kittens the seat to act still puts back |
-| 3371..3379 | `exploding` | 9 | 0..1 | 1 for seats whose held kitten explodes next (their Streaking Kitten went into the deck with Garbage Collection; relative) |
-| 3380..3388 | `garbage_waiting` | 9 | 0..1 | 1 for seats still to put a card in for Garbage Collection (relative) |
-| 3389..3410 | `alter_cards` | 22 | 0..5 | Alter the Future: the cards I still have to place (only mine) |
-| 3411..3520 | `alter_placed` | 5x22 | 0..1 | Alter the Future: one-hot card I put at each depth so far (only mine) |
+| 3163..3360 | `ruled_out` | 9x22 | 0..1 | 1 if the table knows the seat holds no card of the kind: a three of a kind asked for it and missed; cleared when the seat's hand gains a card that could be one (relative) |
+| 3361..3968 | `recent_moves` | 8x76 | 0..1 | the last 8 events of the public record, newest first, one row each (zeros where there is none): one-hot event (play, pair, three, name, five, nope, window, give, steal, ask, take, draw, defuse, insert, out, saw, dry, mark, bomb, altered, garbage, blind_play, blind_nope, target, turned, explode; 26), actor (9, relative), target (9, relative), card (22, the public card: played, named, shown, taken), result (10: 0 nothing/miss/stopped/lost, 1 done/hit/allowed/played, 2 a marked copy or already marked, 3 exploded; a count for saw, altered, bomb, and the Nopes so far for nope); see ek_env.record for what each event holds |
+| 3969..3977 | `blind` | 9 | 0..1 | 1 if the seat is blind (relative) |
+| 3978..4175 | `marked` | 9x22 | 0..12 | count of each kind of marked (public) cards in each seat's hand (relative) |
+| 4176..4176 | `kittens_to_insert` | 1 | 0..9 | defused kittens the seat to act still puts back |
+| 4177..4185 | `exploding` | 9 | 0..1 | 1 for seats whose held kitten explodes next (their Streaking Kitten went into the deck with Garbage Collection; relative) |
+| 4186..4194 | `garbage_waiting` | 9 | 0..1 | 1 for seats still to put a card in for Garbage Collection (relative) |
+| 4195..4216 | `alter_cards` | 22 | 0..5 | Alter the Future: the cards I still have to place (only mine) |
+| 4217..4326 | `alter_placed` | 5x22 | 0..1 | Alter the Future: one-hot card I put at each depth so far (only mine) |
 <!-- /observation-table:streaking -->
 
 <!-- action-table:streaking -->
@@ -309,36 +350,43 @@ built by the same code over 22 card kinds and a draw pile of up to 126 cards:
 | 359..380 | `name:exploding_kitten` .. `name:curse_of_the_cat_butt` | three of a kind: ask for card c: index = 359 + c |
 | 381 | `nope` | Nope the pending play or Nope |
 | 382 | `pass` | let the pending play or Nope stand |
-| 383..404 | `give:exploding_kitten` .. `give:curse_of_the_cat_butt` | Favor: give card c: index = 383 + c |
-| 405..530 | `insert:depth=0` .. `insert:depth=125` | put the kitten back with d cards above it: index = 405 + d |
-| 531..550 | `take:defuse` .. `take:curse_of_the_cat_butt` | five different: take card c from the discard pile: index = 531 + position of c among the 20 takeable kinds |
-| 551 | `blind:play` | blind: play a random card of my hand |
-| 552 | `blind:nope` | blind: try to Nope with a random card of my hand |
-| 553..560 | `target:+1` .. `target:+8` | aim my turned-up card at seat +k: index = 552 + k |
-| 561..582 | `alter:exploding_kitten` .. `alter:curse_of_the_cat_butt` | Alter the Future: put card c next, top first: index = 561 + c |
-| 583..604 | `garbage:exploding_kitten` .. `garbage:curse_of_the_cat_butt` | Garbage Collection: put card c into the draw pile: index = 583 + c |
+| 383..426 | `give:exploding_kitten` .. `give:curse_of_the_cat_butt:marked` | Favor: give card c: index = 383 + c for an unmarked copy, 405 + c for a marked one |
+| 427..552 | `insert:depth=0` .. `insert:depth=125` | put the kitten back with d cards above it: index = 427 + d |
+| 553..572 | `take:defuse` .. `take:curse_of_the_cat_butt` | five different: take card c from the discard pile: index = 553 + position of c among the 20 takeable kinds |
+| 573 | `blind:play` | blind: play a random card of my hand |
+| 574 | `blind:nope` | blind: try to Nope with a random card of my hand |
+| 575..582 | `target:+1` .. `target:+8` | aim my turned-up card at seat +k: index = 574 + k |
+| 583..604 | `alter:exploding_kitten` .. `alter:curse_of_the_cat_butt` | Alter the Future: put card c next, top first: index = 583 + c |
+| 605..648 | `garbage:exploding_kitten` .. `garbage:curse_of_the_cat_butt:marked` | Garbage Collection: put card c into the draw pile: index = 605 + c for an unmarked copy, 627 + c for a marked one |
 <!-- /action-table:streaking -->
 
 Version history: v0, first release; the Streaking Kittens expansion was added as
-an option (the base layout did not change).
+an option (the base layout did not change). v1 (issue 16): the public record
+(`recent_moves`, `ruled_out`; base 1289 -> 1870 floats, expansion 3521 -> 4327);
+with the expansion, a Favor's or Garbage Collection's marked copy is its own action
+(`give:<card>:marked`, `garbage:<card>:marked`; 605 -> 649 actions). The base
+action table did not change (319 actions).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.aec import CardGameEnv, StepOutcome
+from cardgym.record import Event
 from ek_env import rules
 from ek_env.cards import CARD_NAMES
 from ek_env.encoding import ACTION_TABLE, BASE, OBSERVATION_SPEC, STREAKING, Layout, layout
+from ek_env.record import describe_event
 from ek_env.render import render_full, render_view
 from ek_env.state import GAME_OVER, Config, State
 from ek_env.view import PlayerView
 
-ENV_ID = "cardgym/exploding_kittens-v0"
+ENV_ID = "cardgym/exploding_kittens-v1"
 
 def doc_groups(lay: Layout) -> list[tuple[str, str]]:
     """Runs of actions collapsed into one row of a layout's docs table, with the index
@@ -359,7 +407,9 @@ def doc_groups(lay: Layout) -> list[tuple[str, str]]:
             ("five:", f"add combo kind c to five different: index = {index('five:attack')} + "
                       f"position of c among the {combos} combo kinds"),
             ("name:", f"three of a kind: ask for card c: index = {lay.name_base} + c"),
-            ("give:", f"Favor: give card c: index = {index('give:exploding_kitten')} + c"),
+            ("give:", f"Favor: give card c: index = {index('give:exploding_kitten')} + c for "
+                      f"an unmarked copy, {index('give:exploding_kitten:marked')} + c for a "
+                      "marked one"),
             ("take:", f"five different: take card c from the discard pile: index = "
                       f"{index('take:defuse')} + position of c among the {len(lay.take_index)} "
                       "takeable kinds"),
@@ -367,7 +417,8 @@ def doc_groups(lay: Layout) -> list[tuple[str, str]]:
             ("alter:", f"Alter the Future: put card c next, top first: index = "
                        f"{index('alter:exploding_kitten')} + c"),
             ("garbage:", f"Garbage Collection: put card c into the draw pile: index = "
-                         f"{index('garbage:exploding_kitten')} + c"),
+                         f"{index('garbage:exploding_kitten')} + c for an unmarked copy, "
+                         f"{index('garbage:exploding_kitten:marked')} + c for a marked one"),
         ]
     return groups
 
@@ -385,7 +436,7 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     action_table = ACTION_TABLE
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "exploding_kittens_v0",
+        "name": "exploding_kittens_v1",
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }
@@ -447,6 +498,12 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
         if seat is None:
             return render_full(state)
         return render_view(PlayerView(state, seat))
+
+    def _game_log(self) -> Sequence[Event]:
+        return self.game_state.log  # type: ignore[union-attr]
+
+    def _game_describe(self, event: Event, seat: int) -> str:
+        return describe_event(event, seat, self.num_players)
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -3,12 +3,34 @@
 Used by the leak tests and by search agents (determinisation). Every card whose place
 the seat does not know is dealt anew; the deal depends only on the seat's
 information and the generator, never on where the hidden cards really are.
+
+The other seats' knowledge is rebuilt in the sample from what the resampling seat may
+know of it, never copied from the true state (RULES.md §1; issue 16): where another
+seat put a kitten back, which card it gave or was given, and which cards it saw are
+its secrets. What the sample credits each other seat with:
+
+- of the draw pile: as many depths as it really knows, taken as the top ones of the
+  sample's pile, with the sample's cards. See the Future, Alter the Future and Catomic
+  Bomb show the top cards, so this is what that seat knows in the common case; a kitten
+  it put back becomes knowledge of one more top card, wherever it really went (the
+  count does not depend on the depth chosen). One case is left: once a kitten is drawn
+  that may or may not be the one a seat put back, the count depends on which it was,
+  which no field of the state records publicly;
+- of a third seat's hand: what the resampling seat knows of it (its own lower bounds,
+  true of the sample by construction), and nothing private to the two of them;
+- of the resampling seat's hand: its true lower bounds, which the resampling seat can
+  retrace (public moves, cards moved between the two of them, cards it drew from a
+  depth that seat had seen), less the Exploding Kittens (that seat knows one only if it
+  saw it drawn from a place it knew, which may be a secret put-back) and within what
+  the resampling seat knows it holds (while blind);
+- of its own hand while blind: nothing beyond its marked cards.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from cardgym.record import blank_unseen
 from ek_env.cards import DEFUSE, KITTEN, STREAKING
 from ek_env.state import ALTER, NOBODY, UNKNOWN, State
 
@@ -27,8 +49,10 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     seats put in during Garbage Collection, and the cards the ``fast`` option left in
     the box. They are dealt anew at random: Exploding Kittens to pile slots (a hand
     keeps a kitten only where the seat knows of it; the Streaking Kitten goes along
-    with it), Defuses never to the box. Other seats' private knowledge is made
-    consistent with the new deal.
+    with it), Defuses never to the box, no card to a hand the table has ruled its
+    kind out of (``ruled_out``). Other seats' knowledge is rebuilt from what
+    ``seat`` may know of it (see the module docstring): the sample is a function of
+    ``seat``'s information and ``rng`` alone.
 
     Raises:
         ValueError: no deal of the hidden cards is consistent with what ``seat``
@@ -37,6 +61,8 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
             instead, since that would show ``seat`` the hidden cards.
     """
     other = state.clone()
+    # How many depths each seat knows: no secret choice changes the count.
+    depths = [len(known) - known.count(UNKNOWN) for known in other.known_deck]
     n = other.num_players
     kinds = other.kinds
     deck = other.deck
@@ -97,33 +123,49 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
             f"knows ({pool.count(KITTEN)} Exploding Kitten(s) for "
             f"{sum(kind == _PILE for kind, _ in slots)} unseen draw-pile place(s), "
             f"{pool.count(DEFUSE)} Defuse(s)); is this state one the rules can reach?")
-    _rebuild(other, seat)
+    _rebuild(other, seat, depths)
+    other.log = blank_unseen(other.log, seat)
     return other
 
 
 def _deal(state: State, slots: list[tuple[int, int]], pool: list[int],
           rng: np.random.Generator) -> bool:
     """Deal ``pool`` into ``slots``: kittens to pile slots, Defuses anywhere but the
-    box, the rest anywhere. Returns False if the kittens do not fit the pile."""
+    box, the rest anywhere; never a kind the table has ruled out of a hand (a three
+    of a kind that missed, ``state.ruled_out``). Returns False if no deal fits."""
     kittens = pool.count(KITTEN)
     defuses = pool.count(DEFUSE)
     # Sorted before the shuffle: the deal depends on the counts and the generator only.
     rest = sorted(card for card in pool if card not in (KITTEN, DEFUSE))
     piles = [i for i, (kind, _) in enumerate(slots) if kind == _PILE]
     cards: list[int] = [-1] * len(slots)
-    if kittens > len(piles) and not _hold_kitten(state, slots, cards, rest, rng):
+    barred = _barred(state, slots)
+    if kittens > len(piles) and not _hold_kitten(state, slots, cards, rest, rng, barred):
         return False
     if kittens - cards.count(KITTEN) > len(piles):
         return False
     rng.shuffle(piles)
     for i in piles[: kittens - cards.count(KITTEN)]:
         cards[i] = KITTEN
-    open_for_defuse = [i for i, (kind, _) in enumerate(slots) if kind != _BOX and cards[i] < 0]
+    open_for_defuse = [i for i, (kind, where) in enumerate(slots)
+                       if kind != _BOX and cards[i] < 0
+                       and not (kind == _HAND and where in barred and barred[where][DEFUSE])]
     if defuses > len(open_for_defuse):
         return False
     rng.shuffle(open_for_defuse)
     for i in open_for_defuse[:defuses]:
         cards[i] = DEFUSE
+    for holder, ruled in barred.items():  # hands with ruled-out kinds first
+        places = [i for i, slot in enumerate(slots) if slot == (_HAND, holder) and cards[i] < 0]
+        if not places:
+            continue
+        allowed = [at for at, card in enumerate(rest) if not ruled[card]]
+        if len(allowed) < len(places):
+            return False
+        chosen = sorted((allowed[k] for k in rng.choice(len(allowed), len(places),
+                                                         replace=False)), reverse=True)
+        for i, at in zip(places, chosen, strict=True):
+            cards[i] = rest.pop(at)
     rng.shuffle(rest)
     for i in range(len(slots)):
         if cards[i] < 0:
@@ -147,8 +189,24 @@ def _deal(state: State, slots: list[tuple[int, int]], pool: list[int],
     return True
 
 
+def _barred(state: State, slots: list[tuple[int, int]]) -> dict[int, bytearray]:
+    """The kinds ruled out of each hand that has hidden cards to deal (only the hands
+    with some), in seat order."""
+    ruled = state.ruled_out
+    if 1 not in ruled:
+        return {}
+    kinds = state.kinds
+    barred = {}
+    for holder in sorted({where for kind, where in slots if kind == _HAND}):
+        row = ruled[holder * kinds : (holder + 1) * kinds]
+        if 1 in row:
+            barred[holder] = row
+    return barred
+
+
 def _hold_kitten(state: State, slots: list[tuple[int, int]], cards: list[int],
-                 rest: list[int], rng: np.random.Generator) -> bool:
+                 rest: list[int], rng: np.random.Generator,
+                 barred: dict[int, bytearray]) -> bool:
     """More hidden kittens than pile slots: one is held with the Streaking Kitten, in
     a hand drawn at random among those that can take it. Returns False if none can."""
     if state.kinds <= STREAKING:  # the base game: no hand ever holds a kitten
@@ -158,10 +216,12 @@ def _hold_kitten(state: State, slots: list[tuple[int, int]], cards: list[int],
         if kind == _HAND:
             free.setdefault(holder, []).append(i)
     if STREAKING in rest:
-        holders = sorted(h for h, idx in free.items() if len(idx) >= 2)
+        holders = sorted(h for h, idx in free.items() if len(idx) >= 2
+                         and not (h in barred and (barred[h][KITTEN] or barred[h][STREAKING])))
     else:
         holders = sorted(h for h, idx in free.items()
-                         if state.hands[h][STREAKING] and not state.hands[h][KITTEN])
+                         if state.hands[h][STREAKING] and not state.hands[h][KITTEN]
+                         and not (h in barred and barred[h][KITTEN]))
     if not holders:
         return False
     holder = holders[int(rng.integers(len(holders)))]
@@ -172,25 +232,38 @@ def _hold_kitten(state: State, slots: list[tuple[int, int]], cards: list[int],
     return True
 
 
-def _rebuild(state: State, seat: int) -> None:
-    """Make every other seat's knowledge and the derived fields true of the new deal."""
+def _rebuild(state: State, seat: int, depths: list[int]) -> None:
+    """Rebuild every other seat's knowledge from ``seat``'s (see the module
+    docstring) and make the derived fields true of the new deal. ``depths``: how many
+    draw-pile depths each seat knows."""
     n = state.num_players
     kinds = state.kinds
-    deck = state.deck
-    size = len(deck)
+    width = n * kinds
+    known = state.known_hands
+    mine = known[seat * width : (seat + 1) * width]
+    # What the others may be credited with knowing of my hand: what I know I hold.
+    if state.blind[seat]:
+        start = seat * width + seat * kinds
+        ceiling = [max(a, b) for a, b in zip(known[start : start + kinds], state.marked[seat],
+                                              strict=True)]
+    else:
+        ceiling = state.hands[seat][:]
+    ceiling[KITTEN] = 0
+    mine_at = seat * kinds
+    top_first = state.deck[::-1]
+    rebuilt = bytearray()
     for observer in range(n):
         if observer == seat:
+            rebuilt += mine
             continue
-        observed = state.known_deck[observer]
-        for depth, card in enumerate(observed):
-            if card != UNKNOWN:
-                observed[depth] = deck[size - 1 - depth]
-        for holder in range(n):
-            start = (observer * n + holder) * kinds
-            hand = state.hands[holder]
-            for card in range(kinds):
-                if state.known_hands[start + card] > hand[card]:
-                    state.known_hands[start + card] = hand[card]
+        block = bytearray(mine)
+        block[observer * kinds : (observer + 1) * kinds] = bytes(kinds)
+        at = observer * width + mine_at
+        block[mine_at : mine_at + kinds] = bytes(
+            map(min, known[at : at + kinds], ceiling))
+        rebuilt += block
+        state.known_deck[observer] = top_first[: depths[observer]]
+    state.known_hands = rebuilt
     if state.garbage_lost or state.garbage_in:
         state.garbage_lost = [
             giver for giver, card in zip(state.garbage_from, state.garbage_in, strict=True)

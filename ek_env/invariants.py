@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardgym.record import Event
 from ek_env.cards import KITTEN, STREAKING, composition
+from ek_env.record import EVENT_NAMES
 from ek_env.state import (
     ALTER,
     GAME_OVER,
@@ -29,6 +31,8 @@ def check_invariants(state: State) -> None:
       no hand holds a kitten; expansion: kittens in the deck and hands are never more
       than the players alive, a hand holds a kitten only with the Streaking Kitten
       (or while it waits to explode), marked cards are held;
+    - what the table believes ruled out (``ruled_out``) is not in the hand; the
+      record holds events of this game;
     - exploded players hold nothing and are not blind; the seats to act and on turn
       are alive;
     - every seat's knowledge is true: known depths hold the known card, lower bounds
@@ -69,6 +73,15 @@ def check_invariants(state: State) -> None:
             assert not any(hand), f"exploded seat {seat} holds cards"
             assert not state.blind[seat] and not any(state.marked[seat])
     assert state.sizes == [sum(hand) for hand in state.hands], "sizes are not the hand sizes"
+    kinds = state.kinds
+    for seat in range(n):
+        for card in range(kinds):
+            assert not state.ruled_out[seat * kinds + card] or not state.hands[seat][card], (
+                f"seat {seat} holds {card}, which the table believes it has not")
+    if state.log:
+        last = state.log[-1]
+        assert isinstance(last, Event) and 0 <= last.what < len(EVENT_NAMES), (
+            f"the record's last entry {last!r} is not an event of this game")
     assert state.marks_total == sum(map(sum, state.marked)), "marks_total is not the marks"
     assert len(state.eliminated) == n - alive and len(set(state.eliminated)) == n - alive
     if state.phase == GAME_OVER:

@@ -91,6 +91,7 @@ def hand_emptied(state: State, seat: int) -> None:
     """``seat`` lost its whole hand (elimination): nothing is left to know about it."""
     for observer in range(state.num_players):
         forget_hand(state, observer, seat)
+    gained_unseen(state, seat)
 
 
 def top_drawn(state: State, drawer: int, card: int, kept: bool = False) -> None:
@@ -174,3 +175,25 @@ def sight_changed(state: State, seat: int) -> None:
     """``seat`` went blind or saw again: what it remembered of its own hand while
     blind is no longer needed (blind: it forgot; seeing: it sees its hand)."""
     forget_hand(state, seat, seat)
+
+
+# ------------------------------------------------ public negative knowledge
+
+
+def ruled_out(state: State, seat: int, card: int) -> None:
+    """Everyone saw ``seat`` fail to hand over ``card`` (three of a kind missed)."""
+    state.ruled_out[seat * state.kinds + card] = 1
+
+
+def gained_unseen(state: State, seat: int) -> None:
+    """A card the table did not see entered ``seat``'s hand: it may be of any kind,
+    so nothing is ruled out any more."""
+    known = state.ruled_out
+    if 1 in known:
+        kinds = state.kinds
+        known[seat * kinds : (seat + 1) * kinds] = bytes(kinds)
+
+
+def gained_seen(state: State, seat: int, card: int) -> None:
+    """A ``card`` the table saw entered ``seat``'s hand."""
+    state.ruled_out[seat * state.kinds + card] = 0

@@ -182,8 +182,7 @@ def legal_moves(state: State) -> list[Move]:
     if phase == NAME_CARD:
         return [NameCard(card) for card in range(state.kinds)]
     if phase == GIVE:
-        hand = state.hands[seat]
-        return [Give(card) for card in range(state.kinds) if hand[card]]
+        return [Give(card, marked) for card, marked in copies(state, seat)]
     if phase == INSERT:
         return [Insert(depth) for depth in range(len(state.deck) + 1)]
     if phase == TAKE:
@@ -191,12 +190,21 @@ def legal_moves(state: State) -> list[Move]:
     if phase == ALTER:
         return [Alter(card) for card in sorted(set(state.alter_left))]
     if phase == GARBAGE:
-        hand = state.hands[seat]
-        return [Garbage(card) for card in range(state.kinds) if hand[card]]
+        return [Garbage(card, marked) for card, marked in copies(state, seat)]
     if phase == TARGET:
         return [ChooseTarget(target)
                 for target in streaking.valid_targets(state, state.pending_card)]
     return []
+
+
+def copies(state: State, seat: int) -> list[tuple[int, bool]]:
+    """The distinct cards ``seat`` may choose to hand over (Favor) or put in (Garbage
+    Collection), in action-table order: (kind, False) for an unmarked copy of each
+    kind held, then (kind, True) for a marked copy of each kind with one."""
+    hand, marks = state.hands[seat], state.marked[seat]
+    kinds = range(state.kinds)
+    plain = [(card, False) for card in kinds if hand[card] > marks[card]]
+    return plain + [(card, True) for card in kinds if marks[card]]
 
 
 def _seats(state: State, offsets: int) -> list[int]:
@@ -268,7 +276,7 @@ def apply_unchecked(state: State, move: Move, rng: np.random.Generator) -> None:
     elif isinstance(move, ChooseFive):
         effects.choose_five(state, move.card)
     elif isinstance(move, Give):
-        effects.give(state, move.card, rng)
+        effects.give(state, move.card, rng, move.marked)
     elif isinstance(move, Insert):
         effects.insert(state, move.depth, rng)
     elif isinstance(move, Take):
@@ -282,7 +290,7 @@ def apply_unchecked(state: State, move: Move, rng: np.random.Generator) -> None:
     elif isinstance(move, Alter):
         streaking.alter(state, move.card)
     elif isinstance(move, Garbage):
-        streaking.garbage(state, move.card, rng)
+        streaking.garbage(state, move.card, rng, move.marked)
     else:  # pragma: no cover - Move is a closed union
         raise IllegalMoveError(f"unknown move {move!r}")
 

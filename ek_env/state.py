@@ -15,6 +15,7 @@ from typing import Final
 import numpy as np
 
 from cardgym.errors import OptionError
+from cardgym.record import Event
 from cardgym.state import SlotState
 from ek_env.cards import (
     DECK_DEFUSE_RULES,
@@ -185,6 +186,11 @@ class State(SlotState):
             ``bytearray`` of ``n * n * kinds`` counts (copied into observations as is).
         sizes: the number of cards in each hand (kept with ``hands``, for speed).
         eliminated: seats in the order they exploded.
+        log: the public record, one :class:`~cardgym.record.Event` per happening, in
+            the codes of :mod:`ek_env.record` (secrets marked with who saw them).
+        ruled_out: flat ``[seat][kind]`` flags, public: the table knows ``seat`` holds
+            no card of ``kind`` (a three of a kind asked for it and missed); cleared
+            for the seat when its hand gains a card that could be of that kind.
     """
 
     __slots__ = (
@@ -194,7 +200,7 @@ class State(SlotState):
         "held_kitten", "known_deck", "known_hands", "eliminated", "winner", "turns_played",
         "kinds", "blind", "marked", "explode_queue", "resume", "resume_seat", "alter_left",
         "alter_placed", "garbage_queue", "garbage_in", "garbage_from", "garbage_lost",
-        "marks_total", "sizes",
+        "marks_total", "sizes", "log", "ruled_out",
     )
 
     def __init__(self, config: Config) -> None:
@@ -240,6 +246,8 @@ class State(SlotState):
         self.garbage_in: list[int] = []
         self.garbage_from: list[int] = []
         self.garbage_lost: list[int] = []
+        self.log: list[Event] = []
+        self.ruled_out = bytearray(n * k)
 
     def clone(self) -> State:
         """An independent copy (the config is shared: it is immutable)."""
@@ -284,6 +292,8 @@ class State(SlotState):
         other.garbage_in = self.garbage_in[:]
         other.garbage_from = self.garbage_from[:]
         other.garbage_lost = self.garbage_lost[:]
+        other.log = self.log[:]
+        other.ruled_out = self.ruled_out[:]
         return other
 
     def hand_size(self, seat: int) -> int:
@@ -357,9 +367,12 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Give:
-    """Favor: give a card of this kind to the player who asked."""
+    """Favor: give a card of this kind to the player who asked; with the Streaking
+    Kittens expansion, ``marked`` chooses a marked (public) copy rather than an
+    unmarked one (where both are held they are different choices, RULES.md §1)."""
 
     card: int
+    marked: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,9 +415,11 @@ class Alter:
 
 @dataclass(frozen=True, slots=True)
 class Garbage:
-    """Garbage Collection: put a card of this kind from hand into the draw pile."""
+    """Garbage Collection: put a card of this kind from hand into the draw pile;
+    ``marked`` chooses a marked copy (see :class:`Give`)."""
 
     card: int
+    marked: bool = False
 
 
 Move = (Draw | PlayCard | PlayPair | PlayThree | PlayFive | ChooseFive | NameCard | Nope | Pass

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardgym.record import NONE
 from ek_env import knowledge
+from ek_env import record as rec
 from ek_env.cards import (
     ALTER_THE_FUTURE_5X,
     BLIND_PLAYABLE,
@@ -34,6 +36,8 @@ from ek_env.effects import (
     passed,
     remove_card,
     remove_random,
+    remove_random_copy,
+    saw,
     settle_one,
     streaking_left,
     target_offsets,
@@ -73,20 +77,25 @@ def blind_play(state: State, rng: np.random.Generator) -> None:
     seat = state.current
     card = remove_random(state, seat, rng)
     knowledge.left_publicly(state, seat, card)
+    log = state.log
     if card == KITTEN:
+        log.append(rec.event(seat, rec.BLIND_PLAY, card=KITTEN, result=rec.EXPLODED))
         state.resume = RESUME_PLAY
         explode(state, seat, 1, rng)
         return
     state.discard[card] += 1
     if card in TARGETED:
         if valid_targets(state, card):
+            log.append(rec.event(seat, rec.BLIND_PLAY, card=card, result=rec.PLAYED))
             announce(state, SINGLE, card, NOBODY)
             state.phase = TARGET
             return
     elif card in BLIND_PLAYABLE:
+        log.append(rec.event(seat, rec.BLIND_PLAY, card=card, result=rec.PLAYED))
         announce(state, SINGLE, card, NOBODY)
         open_window(state, seat)
         return
+    log.append(rec.event(seat, rec.BLIND_PLAY, card=card, result=rec.LOST))
     if streaking_left(state, seat, card):
         state.resume = RESUME_PLAY
         carry_on(state, rng)
@@ -96,6 +105,7 @@ def choose_target(state: State, target: int) -> None:
     """The target of a blind player's turned-up Favor, Mark or Curse; the Nope window
     opens."""
     state.pending_target = target
+    state.log.append(rec.event(state.current, rec.TARGET, target, state.pending_card))
     open_window(state, state.current)
 
 
@@ -105,6 +115,8 @@ def blind_nope(state: State, rng: np.random.Generator) -> None:
     seat = state.to_act
     card = remove_random(state, seat, rng)
     knowledge.left_publicly(state, seat, card)
+    result = rec.NOPED if card == NOPE else rec.EXPLODED if card == KITTEN else rec.LOST
+    state.log.append(rec.event(seat, rec.BLIND_NOPE, state.window_last, card, result))
     if card == NOPE:
         state.discard[NOPE] += 1
         state.nopes += 1
@@ -134,16 +146,19 @@ def resolve(state: State, card: int, target: int, rng: np.random.Generator) -> N
         rng.shuffle(rest)
         deck[:] = rest + [KITTEN] * kittens
         knowledge.everyone_sees_top(state, KITTEN, kittens)
+        state.log.append(rec.event(seat, rec.BOMB, result=kittens))
         settle_one(state)
     elif card == SUPER_SKIP:
         state.owed = 1
         settle_one(state)
     elif card == SEE_THE_FUTURE_5X:
-        knowledge.saw_top(state, seat, FUTURE_5X_CARDS)
+        saw(state, seat, FUTURE_5X_CARDS, rec.SAW)
     elif card == ALTER_THE_FUTURE_5X:
         count = min(FUTURE_5X_CARDS, len(deck))
-        knowledge.saw_top(state, seat, count)
-        if count > 1:  # the cards come off the pile while they are reordered
+        saw(state, seat, count, rec.ALTERED)
+        if count <= 1:  # nothing to reorder
+            _altered(state, seat, deck[len(deck) - count :])
+        else:  # the cards come off the pile while they are reordered
             state.alter_left = sorted(deck[len(deck) - count :])
             state.alter_placed = []
             del deck[len(deck) - count :]
@@ -167,9 +182,14 @@ def resolve(state: State, card: int, target: int, rng: np.random.Generator) -> N
         if size:
             kind = nth_card(hand, int(rng.integers(size)))
             marks = state.marked[target]
+            result = rec.ALREADY_MARKED
             if int(rng.integers(hand[kind])) >= marks[kind]:
                 marks[kind] += 1
                 state.marks_total += 1
+                result = rec.DONE
+            state.log.append(rec.event(seat, rec.MARK, target, kind, result))
+        else:
+            state.log.append(rec.event(seat, rec.MARK, target, NONE, rec.NOTHING))
     elif card == CURSE:
         if state.alive[target] and not state.blind[target]:
             state.blind[target] = True
@@ -186,10 +206,18 @@ def alter(state: State, card: int) -> None:
     placed = state.alter_placed + state.alter_left
     state.deck += placed[::-1]
     knowledge.altered(state, state.current, placed)
+    _altered(state, state.current, placed)
     state.alter_left = []
     state.alter_placed = []
     state.phase = PLAY
     state.to_act = state.current
+
+
+def _altered(state: State, seat: int, placed: list[int]) -> None:
+    """The record of Alter the Future: how many cards; the order (top first) only to
+    ``seat``."""
+    state.log.append(rec.event(seat, rec.ALTERED, result=len(placed), secret=rec.pack(placed),
+                           seen_by=1 << seat))
 
 
 def _next_garbage(state: State, rng: np.random.Generator) -> None:
@@ -203,7 +231,7 @@ def _next_garbage(state: State, rng: np.random.Generator) -> None:
             state.phase = GARBAGE
             state.to_act = seat
             return
-        _put_garbage(state, seat, remove_random(state, seat, rng))
+        _put_garbage(state, seat, *remove_random_copy(state, seat, rng))
     state.deck += state.garbage_in
     state.garbage_in = []
     state.garbage_from = []
@@ -216,8 +244,13 @@ def _next_garbage(state: State, rng: np.random.Generator) -> None:
     carry_on(state, rng)
 
 
-def _put_garbage(state: State, seat: int, card: int) -> None:
+def _put_garbage(state: State, seat: int, card: int, marked: bool) -> None:
     knowledge.left_unseen(state, seat, card)
+    if marked:  # its mark leaves: the table sees which card went in
+        state.log.append(rec.event(seat, rec.GARBAGE, card=card, result=rec.MARKED_COPY))
+    else:
+        state.log.append(rec.event(seat, rec.GARBAGE, result=rec.DONE, secret=card,
+                               seen_by=1 << seat))
     state.garbage_in.append(card)
     state.garbage_from.append(seat)
     if card == STREAKING and state.hands[seat][KITTEN]:
@@ -225,12 +258,12 @@ def _put_garbage(state: State, seat: int, card: int) -> None:
     state.garbage_queue.pop(0)
 
 
-def garbage(state: State, card: int, rng: np.random.Generator) -> None:
-    """The seat to act puts ``card`` from its hand into the draw pile (Garbage
-    Collection)."""
+def garbage(state: State, card: int, rng: np.random.Generator, marked: bool = False) -> None:
+    """The seat to act puts ``card`` (a marked copy if ``marked``) from its hand into
+    the draw pile (Garbage Collection)."""
     seat = state.to_act
-    remove_card(state, seat, card, None)
-    _put_garbage(state, seat, card)
+    remove_card(state, seat, card, None, marked)
+    _put_garbage(state, seat, card, marked)
     _next_garbage(state, rng)
 
 

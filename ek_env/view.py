@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardgym.record import Event, events_as_seen_by, newest_first
 from ek_env.cards import KITTEN, MAX_PLAYERS, MIN_PLAYERS, composition
 from ek_env.knowledge import row
 from ek_env.state import UNKNOWN
@@ -213,3 +214,36 @@ class PlayerView:
         """Lower bounds on the count of each kind in ``other``'s hand."""
         start = row(self._state, self.seat, other)
         return list(self._state.known_hands[start : start + self._state.kinds])
+
+    # The public record ---------------------------------------------------
+
+    def recent_events(self, count: int) -> list[Event]:
+        """The last ``count`` events, newest first, as this seat saw them (a secret it
+        did not see is blank)."""
+        return newest_first(self._state.log, self.seat, count)
+
+    def events_since(self, start: int) -> list[Event]:
+        """The events from index ``start`` of the record on, as this seat saw them."""
+        return events_as_seen_by(self._state.log, self.seat, start)
+
+    @property
+    def events_recorded(self) -> int:
+        """How many events the record holds (for :meth:`events_since`)."""
+        return len(self._state.log)
+
+    def recent_public(self, count: int) -> list[tuple[int, int, int, int, int]]:
+        """The public part of the last ``count`` events, newest first: (actor, what,
+        target, card, result). The encoder's fast path: no secret is read."""
+        log = self._state.log
+        return [(e.actor, e.what, e.target, e.card, e.result) for e in log[:-count - 1:-1]]
+
+    def ruled_out(self) -> bytearray | None:
+        """Public negative knowledge, seats relative (me first, then clockwise): per
+        seat and kind, 1 if the table knows the seat holds no card of that kind;
+        ``None`` when nothing is ruled out (the common case, for speed)."""
+        state = self._state
+        known = state.ruled_out
+        if 1 not in known:
+            return None
+        cut = self.seat * state.kinds
+        return known[cut:] + known[:cut]

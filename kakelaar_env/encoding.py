@@ -31,6 +31,7 @@ from kakelaar_env.cards import (
     TYPE_NAMES,
     WORM_VALUE,
 )
+from kakelaar_env.record import DIGEST_WIDTH
 from kakelaar_env.rules import commit_bid, commit_hen, commit_take
 from kakelaar_env.state import (
     BID,
@@ -210,6 +211,15 @@ OBSERVATION_SPEC: Final = ObservationSpec(
         Field("last_bids", (_P + 1, NUM_BIDDABLE), 0, 1,
               "one-hot bid of each seat in the last resolved round (row 5: the robot "
               "chicken); all zero before round 1 resolves and for a seat that bid nothing"),
+        Field("recent_moves", (_P + 1, DIGEST_WIDTH), 0, 2,
+              "the public record of the newest round whose bids are revealed (the round "
+              "of last_bids; the current round from its reveal on, the previous one "
+              "during the bids), one row per participant (row 5: the robot chicken); "
+              "columns: 0..4 one-hot row position taken (1..5), 5..13 one-hot row card "
+              "taken (worm_1..worm_8, hen), 14 bid nothing (no card to bid), 15 played a "
+              "mother hen, 16 had to (only hens in hand), 17..29 count of each type "
+              "(worm_1..worm_8, chicken_3..chicken_7) taken back from the discard pile; "
+              "all zero before round 1's reveal"),
     ]
 )
 OBS_SIZE: Final = OBSERVATION_SPEC.size
@@ -220,7 +230,8 @@ _ONE_HOT: Final = {size: tuple(bytes(1 if i == k else 0 for i in range(size))
 _NO_BID: Final = bytes(NUM_BIDDABLE)
 _NO_PICKS: Final = bytes(NUM_BIDDABLE)
 _ZERO_SEATS: Final = bytes(_P)
-_PAD: Final = {n: {width: bytes(width * (_P - n)) for width in (1, NUM_TYPES, NUM_BIDDABLE)}
+_PAD: Final = {n: {width: bytes(width * (_P - n))
+                    for width in (1, NUM_TYPES, NUM_BIDDABLE, DIGEST_WIDTH)}
                for n in range(2, MAX_PLAYERS + 1)}
 _PRESENT_BYTES: Final = {n: bytes([1] * n + [0] * (_P - n)) for n in range(2, MAX_PLAYERS + 1)}
 _PHASES: Final = tuple(bytes(1 if i == k else 0 for i in range(len(PHASE_NAMES)))
@@ -235,7 +246,8 @@ class _Public:
     twice in a row so that the rotation to an observer is one slice."""
 
     __slots__ = ("prefix", "hands", "discards", "sizes", "scores", "hen_played",
-                 "last_bids", "robot_bid", "deciding", "holder", "tie_ranks", "robot_rank")
+                 "last_bids", "robot_bid", "deciding", "holder", "tie_ranks", "robot_rank",
+                 "record", "robot_record")
 
     def __init__(self, view: PlayerView) -> None:
         n = view.num_players
@@ -272,6 +284,10 @@ class _Public:
             ranks[circle[(tractor + k) % len(circle)]] = k + 1
         self.tie_ranks = bytes(ranks[:n]) * 2
         self.robot_rank = bytes((ranks[2] if n == 2 else 0,))
+        digest = view.round_digest
+        seats = digest[: n * DIGEST_WIDTH]
+        self.record = seats + seats
+        self.robot_record = digest[n * DIGEST_WIDTH :]
 
 
 def encode(view: PlayerView) -> NDArray[np.float32]:
@@ -293,6 +309,7 @@ def encode(view: PlayerView) -> NDArray[np.float32]:
     hands = public.hands
     h = o * NUM_TYPES
     d = o * NUM_BIDDABLE
+    r = o * DIGEST_WIDTH
     bid = view.my_bid
     picks = view.my_picks
     if picks:
@@ -318,5 +335,6 @@ def encode(view: PlayerView) -> NDArray[np.float32]:
         public.scores[o : o + n], pad[1],
         public.hen_played[o : o + n], pad[1],
         public.last_bids[d : d + n * NUM_BIDDABLE], pad[NUM_BIDDABLE], public.robot_bid,
+        public.record[r : r + n * DIGEST_WIDTH], pad[DIGEST_WIDTH], public.robot_record,
     ])
     return np.frombuffer(out, dtype=np.uint8).astype(np.float32)

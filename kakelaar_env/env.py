@@ -1,4 +1,4 @@
-"""Karel Kakelaar, a PettingZoo environment (``cardgym/karel_kakelaar-v0``), AEC and parallel.
+"""Karel Kakelaar, a PettingZoo environment (``cardgym/karel_kakelaar-v1``), AEC and parallel.
 
 Two to five players bid for worms over nine rounds (RULES.md §5). Each round a row
 of cards (one per player; 3 with two players) is turned up; everyone bids one hand
@@ -44,7 +44,7 @@ until the stage resolves, when all choices are revealed together:
 The AEC env asks the seats with a decision one at a time, the tractor holder first,
 then clockwise; seats with nothing to decide are not asked (who has a decision is
 public: hands are public, see below). The parallel env (``parallel_env()``,
-registered as ``pettingzoo.make("parallel", "cardgym/karel_kakelaar-v0")``) takes one
+registered as ``pettingzoo.make("parallel", "cardgym/karel_kakelaar-v1")``) takes one
 step per stage in which every agent acts at once: a seat with nothing to decide has
 one legal action, ``hen:none`` in the hen stage and ``pass`` in the others. Both envs
 play the same game: a stage's commits are hidden until it resolves, so their order
@@ -63,6 +63,26 @@ from a face-up discard pile), so every hand is public and the observation shows 
 all. Hidden: the draw pile's order, which cards were removed unseen (their union is
 public: ``unseen``), the robot deck's order (its contents are public), and what the
 other seats have committed in the current stage.
+
+Public record. The game keeps a log of what happens at the table
+(:mod:`kakelaar_env.record`): each face-down commit (who bid, chose a hen or picked
+a card, the choice itself seen only by that seat), each reveal (every bid, the robot's
+included, and which row position and card each participant took), the mother hens
+played (and whether a seat had to, holding only hens), each card taken back, the
+start of each round with its tractor holder, and the final scores and winners.
+``env.narrate(seat, start)`` tells it in words as that seat saw it, and the ``ansi``
+render of a seat ends with what happened since that seat's last move. The observation
+holds the record of one round (K = 1 round) in ``recent_moves``: for the newest round
+whose bids are revealed, one row per participant (the observer first, then clockwise;
+row 5 the robot) with the row position and card it took, whether it bid nothing,
+played a mother hen (and had to), and the cards it took back; its bids are in
+``last_bids``. It is the current round's from its reveal on (filled in as the hens and
+take-backs resolve) and the previous round's during the bids, so it goes stale at the
+next reveal. One round is enough: everything public between two bid stages is in it,
+and every seat observes at each bid stage. The face-down commits are not in it (who
+commits is public through ``to_act``; what, nobody else sees). No public event implies
+knowledge beyond itself (hands are public, so there is nothing to rule out): the
+observation has no ``ruled_out`` field.
 
 Rewards: at the end of the game only, per ``reward`` (nothing before). ``win_loss``:
 +1 to each winner, -1 to every other player; ``final_tie="draw"`` gives tied winners
@@ -98,6 +118,7 @@ Card types are worm_1..worm_8, chicken_3..chicken_7, hen, in that order.
 | 260..264 | `scores` | 5 | 0..72 | worm total in each seat's hand |
 | 265..269 | `hen_played` | 5 | 0..1 | 1 for seats that played a mother hen in this mother-hen step (revealed) |
 | 270..347 | `last_bids` | 6x13 | 0..1 | one-hot bid of each seat in the last resolved round (row 5: the robot chicken); all zero before round 1 resolves and for a seat that bid nothing |
+| 348..527 | `recent_moves` | 6x30 | 0..2 | the public record of the newest round whose bids are revealed (the round of last_bids; the current round from its reveal on, the previous one during the bids), one row per participant (row 5: the robot chicken); columns: 0..4 one-hot row position taken (1..5), 5..13 one-hot row card taken (worm_1..worm_8, hen), 14 bid nothing (no card to bid), 15 played a mother hen, 16 had to (only hens in hand), 17..29 count of each type (worm_1..worm_8, chicken_3..chicken_7) taken back from the discard pile; all zero before round 1's reveal |
 <!-- /observation-table -->
 
 Actions: one ``Discrete`` space shared by the AEC and parallel envs.
@@ -124,7 +145,10 @@ Scenarios: ``reset(options={"scenario": {...}})`` sets up a position; keys
     game.reset(seed=0, options={"scenario": {
         "tractor": 0, "deck_top": ["w8", "hen", "w1"], "robot_deck": ["c5"]}})
 
-Version history: v0, first release.
+Version history: v0, first release. v1: the public record of the round in every
+observation (`recent_moves`: who took which row card, hens played or forced,
+cards taken back), 348 -> 528 floats; `cardgym play` and the ansi render tell
+what happened since a seat's last move.
 """
 
 from __future__ import annotations
@@ -136,6 +160,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.aec import CardGameEnv, StepOutcome
+from cardgym.record import Event
 from kakelaar_env import rules
 from kakelaar_env.cards import DEFAULT_WORM_COUNTS
 from kakelaar_env.encoding import (
@@ -146,11 +171,12 @@ from kakelaar_env.encoding import (
     legal_action_mask,
 )
 from kakelaar_env.parallel import parallel_env
+from kakelaar_env.record import describe_event
 from kakelaar_env.render import render_full, render_view
 from kakelaar_env.state import GAME_OVER, Config, State
 from kakelaar_env.view import PlayerView
 
-ENV_ID = "cardgym/karel_kakelaar-v0"
+ENV_ID = "cardgym/karel_kakelaar-v1"
 
 #: Runs of actions collapsed into one row of the docs table.
 DOC_GROUPS = [
@@ -166,7 +192,7 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     action_table = ACTION_TABLE
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "karel_kakelaar_v0",
+        "name": "karel_kakelaar_v1",
         "render_modes": ["ansi", "human"],
         # A native parallel env exists; PettingZoo's aec_to_parallel would not fit
         # (the AEC env asks only the seats with a decision).
@@ -213,6 +239,12 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
         if seat is None:
             return render_full(state)
         return render_view(PlayerView(state, seat))
+
+    def _game_log(self) -> Sequence[Event]:
+        return self.game_state.log  # type: ignore[union-attr]
+
+    def _game_describe(self, event: Event, seat: int) -> str:
+        return describe_event(event, seat, self.num_players)
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -1,10 +1,12 @@
-"""Hidden information of a Karel Kakelaar state, dealt anew for the leak test."""
+"""Hidden information of a Karel Kakelaar state, dealt anew for the leak test and the
+search (a function of one seat's information and the generator alone)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from kakelaar_env.cards import NUM_BIDDABLE
+from kakelaar_env.record import log_as_seen_by
 from kakelaar_env.rules import must_play_hen
 from kakelaar_env.state import NONE, State
 
@@ -15,10 +17,14 @@ def resample(state: State, seat: int, rng: np.random.Generator) -> State:
     Hidden from ``seat``: the order of the draw pile and which cards were removed
     unseen (dealt anew together), the order of the robot deck, and the choices the
     other seats have committed in the current stage but not yet revealed (chosen
-    anew among their legal moves). Everything else is public: every card enters and
-    leaves a hand face up, so the hands are known to all.
+    anew among their legal moves), and the secrets of the other seats' face-down
+    events in the record (blanked in the sample's log). Everything else is public:
+    every card enters and leaves a hand face up, so the hands are known to all, and
+    no seat knows anything private but its own choices (no other seat's knowledge to
+    re-derive). The sample depends on ``seat``'s information and ``rng`` alone.
     """
     clone = state.clone()
+    clone.log = log_as_seen_by(state.log, seat)
     # Pools are sorted before they are dealt: the sample depends on what ``seat``
     # knows and on the generator alone, not on the real order of the hidden cards.
     unseen = sorted(clone.deck + clone.removed)

@@ -14,7 +14,10 @@ from kakelaar_env.cards import (
     ROUNDS,
     row_size,
 )
+from kakelaar_env.record import BID_FACE_DOWN, HEN_FACE_DOWN, PICK_FACE_DOWN, round_digest
 from kakelaar_env.state import BID, GAME_OVER, HEN_STAGE, NONE, TAKE_FIRST, TAKE_SECOND, State
+
+_FACE_DOWN = (BID_FACE_DOWN, HEN_FACE_DOWN, PICK_FACE_DOWN)
 
 
 def check_invariants(state: State) -> None:
@@ -26,7 +29,10 @@ def check_invariants(state: State) -> None:
       robot's chickens are in its deck or its discard, three of each value;
     - the draw pile, the row and the robot deck have the sizes the round implies;
     - only the seats asked in a stage have committed, one choice each so far;
-    - hands hold at most 14 cards, at most 9 of one worm value, never a hen in a pile.
+    - hands hold at most 14 cards, at most 9 of one worm value, never a hen in a pile;
+    - the record: a face-down event is the actor's own, its secret seen by the actor
+      alone; every other event is public and comes from the table; the round digest
+      the observation shows is what the log's events since the last reveal say.
     """
     n = state.num_players
     config = state.config
@@ -62,6 +68,7 @@ def check_invariants(state: State) -> None:
     expected_robot = NUM_COLOURS - n if config.robot else 0
     assert all(robot[c] == expected_robot for c in CHICKEN_TYPES), f"robot chickens {robot}"
 
+    _check_record(state)
     phase = state.phase
     size = row_size(n)
     assert len(state.deck) == (ROUNDS - state.round) * size, "draw pile size"
@@ -96,3 +103,20 @@ def check_invariants(state: State) -> None:
     if phase == HEN_STAGE:
         for seat in asked:
             assert state.hands[seat][HEN] > 0, f"seat {seat} asked without a hen"
+
+
+def _check_record(state: State) -> None:
+    n = state.num_players
+    log = state.log
+    assert 0 <= state.record_start <= len(log), f"record_start {state.record_start}"
+    for index, event in enumerate(log):
+        if event.what in _FACE_DOWN:
+            # A search sample's log has the secrets its seat did not see blanked.
+            assert 0 <= event.actor < n, f"event {index}: {event}"
+            assert (event.seen_by, event.secret != NONE) in ((1 << event.actor, True), (0, False)), (
+                f"event {index}: a face-down choice seen by others: {event}")
+        else:
+            assert event.actor == -1 and event.secret == NONE, f"event {index}: {event}"
+    assert state.round_digest == round_digest(log[state.record_start:], n), (
+        "the round digest does not match the log"
+    )

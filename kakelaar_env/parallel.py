@@ -4,8 +4,10 @@ In each step every live agent sends an action: the seats with a decision in the
 current stage (bid, play a hen or not, take a card back) their choice, the others
 their single legal move (``hen:none`` in the hen stage, ``pass`` otherwise). The
 step commits the choices in the engine's order and resolves the stage; since a
-stage's commits are hidden until it resolves, this is the same game as the AEC env.
-See :mod:`kakelaar_env.env` for options, observations, actions and rewards.
+stage's commits are hidden until it resolves, this is the same game as the AEC env
+(the same state, public record and observations). The ``ansi`` render ends with what
+happened in the last step, as ``render_seat`` saw it. See :mod:`kakelaar_env.env` for
+options, observations (the public record included), actions and rewards.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
 from cardgym.errors import IllegalMoveError, OptionError, OrderError
+from cardgym.record import TABLE
 from kakelaar_env import rules
 from kakelaar_env.cards import DEFAULT_WORM_COUNTS
 from kakelaar_env.encoding import (
@@ -31,6 +34,7 @@ from kakelaar_env.encoding import (
     encode,
     parallel_mask,
 )
+from kakelaar_env.record import describe_event
 from kakelaar_env.render import render_full, render_view
 from kakelaar_env.state import GAME_OVER, Config, State
 from kakelaar_env.view import PlayerView
@@ -45,7 +49,7 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
     (``render_seat``: a seat, or ``None``/``"full"`` for everything)."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "karel_kakelaar_v0",
+        "name": "karel_kakelaar_v1",
         "render_modes": ["ansi", "human"],
         "is_parallelizable": True,
     }
@@ -93,6 +97,8 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
         self._np_random: np.random.Generator | None = None
         self._masks: list[int] = [0] * num_players
         self._penalties: list[float] = [0.0] * num_players
+        # Index in the record of the first event of the last step (narrated by render()).
+        self._step_start = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
@@ -124,6 +130,7 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
                               "'scenario'", stacklevel=2)
             scenario = options.get("scenario")
         self.game_state = rules.new_game(self.config, self._np_random, scenario)
+        self._step_start = 0
         self.agents = self.possible_agents[:]
         return self._observations(), {agent: {} for agent in self.agents}
 
@@ -140,6 +147,7 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
         if chosen is None:  # illegal_action="lose": the offenders lose, the game ends
             return self._finish(agents, [float(r) for r in self._penalties])
         phase, version = state.phase, state.version
+        self._step_start = len(state.log)
         while state.phase == phase and state.version == version:
             apply_action(state, chosen[state.current])
         if state.phase == GAME_OVER:
@@ -149,16 +157,27 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
                 {a: False for a in agents}, {a: {} for a in agents})
 
     def render(self) -> str | None:
-        """The table as ``render_seat`` sees it (everything for ``None``/``"full"``)."""
+        """The table as ``render_seat`` sees it (everything for ``None``/``"full"``),
+        then what happened in the last step, as that seat saw it."""
         if self.render_mode is None:
             warnings.warn("render() called without a render_mode; pass render_mode='ansi' "
                           "or 'human'", stacklevel=2)
             return None
         if self.game_state is None:
             raise OrderError("render() called before reset(); call env.reset() first")
+        state = self.game_state
         seat = self.render_seat
-        text = (render_full(self.game_state) if seat is None or seat == "full"
-                else render_view(PlayerView(self.game_state, int(seat))))
+        if seat is None or seat == "full":
+            text = render_full(state)
+            lines = [describe_event(event, TABLE, self.num_players)
+                     for event in state.log[self._step_start:]]
+        else:
+            view = PlayerView(state, int(seat))
+            text = render_view(view)
+            lines = [describe_event(event, view.seat, self.num_players)
+                     for event in view.events_since(self._step_start)]
+        if lines:
+            text = "\n".join([text, "In the last step:", *(f"  {line}" for line in lines)])
         if self.render_mode == "human":
             print(text + "\n")
             return None

@@ -11,6 +11,10 @@ functions apply a move without checking it (the env checks its cached mask first
 Each stage is sequential commits plus one pure resolution: :func:`commit_bid`
 stores a bid and moves the cursor; the last bid of the stage calls
 :func:`_resolve_bids`, which reveals them all at once.
+
+Every commit and every public outcome is appended to ``state.log`` as it happens
+(see :mod:`kakelaar_env.record` for the events): a commit as a face-down event whose
+choice only the committing seat saw, a resolution as public events from the table.
 """
 
 from __future__ import annotations
@@ -34,6 +38,29 @@ from kakelaar_env.cards import (
     WORM_VALUE,
     removed_unseen,
     row_size,
+)
+from kakelaar_env.record import (
+    BID_EVENTS,
+    BID_FACE_DOWN_EVENTS,
+    CHOSEN,
+    DIGEST_EMPTY_ROW,
+    DIGEST_FORCED,
+    DIGEST_HEN,
+    DIGEST_TAKEN,
+    DIGEST_TOOK_ROWS,
+    DIGEST_WIDTH,
+    HEN_EVENTS,
+    HEN_FACE_DOWN_EVENTS,
+    HEN_FORCED,
+    HEN_PLAYED,
+    NO_HEN,
+    PICK_FACE_DOWN_EVENTS,
+    ROUND_EVENTS,
+    SCORE_EVENTS,
+    TAKE_EVENTS,
+    TOOK_EVENTS,
+    WHOLE_PILE,
+    WINNER_EVENTS,
 )
 from kakelaar_env.scenario import apply_scenario
 from kakelaar_env.state import (
@@ -154,6 +181,8 @@ def _start_round(state: State) -> None:
     unseen = state.unseen
     for card in row:
         unseen[card] -= 1
+    # The row's cards are logged when they are taken (TOOK events name them).
+    state.log.append(ROUND_EVENTS[state.round][state.circle[state.tractor]])
     hands = state.hands
     asked = [s for s in _order_from_tractor(state) if can_bid(hands[s])]
     state.touch()
@@ -268,21 +297,27 @@ def _advance(state: State) -> bool:
 
 def commit_bid(state: State, card: int) -> None:
     """The seat to act bids a card of type ``card`` face down (unchecked)."""
-    state.bids[state.current] = card
+    seat = state.current
+    state.bids[seat] = card
+    state.log.append(BID_FACE_DOWN_EVENTS[seat][card])
     if _advance(state):
         _resolve_bids(state)
 
 
 def commit_hen(state: State, play: bool) -> None:
     """The seat to act plays a mother hen or not, face down until all are in (unchecked)."""
-    state.hen_choices[state.current] = 1 if play else 0
+    seat = state.current
+    state.hen_choices[seat] = 1 if play else 0
+    state.log.append(HEN_FACE_DOWN_EVENTS[seat][1 if play else 0])
     if _advance(state):
         _resolve_hens(state)
 
 
 def commit_take(state: State, card: int) -> None:
     """The seat to act picks a card of its discard pile to take back (unchecked)."""
-    state.picks[state.current].append(card)
+    picks = state.picks[state.current]
+    picks.append(card)
+    state.log.append(PICK_FACE_DOWN_EVENTS[state.current][len(picks) - 1][card])
     if _advance(state):
         if state.phase == TAKE_FIRST:
             _open_stage(state, TAKE_SECOND, state.asked)
@@ -307,17 +342,28 @@ def _resolve_bids(state: State) -> None:
     bids = state.bids + ([state.robot_deck.pop()] if state.robot >= 0 else [])
     row = state.row
     hands, discards = state.hands, state.discards
+    log = state.log
+    state.record_start = len(log)
+    # The round digest (what record.round_digest reads from these events), built here
+    # directly: parsing the events back would cost the engine more than logging them.
+    digest = [DIGEST_EMPTY_ROW] * (n + 1)  # the robot last
     for position, participant in enumerate(ranking(state, bids)):
         card = row[position]
         bid = bids[participant]
+        # Every bid is turned up at once; the log tells them in rank order, each
+        # with the row card it won.
+        log += (BID_EVENTS[participant][bid + 1], TOOK_EVENTS[participant][position][card])
         if participant == state.robot:
+            digest[n] = DIGEST_TOOK_ROWS[position][card][0]
             state.robot_discard.append(bid)
             state.robot_won.append(card)
             continue
+        digest[participant] = DIGEST_TOOK_ROWS[position][card][bid == NONE]
         hands[participant][card] += 1
         if bid != NONE:
             hands[participant][bid] -= 1
             discards[participant][bid] += 1
+    state.round_digest = b"".join(digest)
     state.last_bids = bids
     state.bids = [NONE] * n
     state.row = []
@@ -331,23 +377,38 @@ def _resolve_hens(state: State) -> None:
     """Reveal the mother hens played; take back whole discard piles of two cards or
     fewer at once and ask the others which two cards they take."""
     choosers = []
+    log = state.log
+    digest: bytearray | None = None
     for seat in state.asked:
         played = state.hen_choices[seat] == 1
         state.hen_choices[seat] = NONE
         if not played:
+            log.append(HEN_EVENTS[seat][NO_HEN])
             continue
+        forced = state.round < ROUNDS and not can_bid(state.hands[seat])  # must_play_hen
+        log.append(HEN_EVENTS[seat][HEN_FORCED if forced else HEN_PLAYED])
+        if digest is None:
+            digest = bytearray(state.round_digest)
+        at = seat * DIGEST_WIDTH
+        digest[at + DIGEST_HEN] = 1
+        digest[at + DIGEST_FORCED] = forced
         state.hen_played[seat] = True
         state.hands[seat][HEN] -= 1
         state.hens_out += 1
         pile = state.discards[seat]
         if sum(pile) <= 2:
             hand = state.hands[seat]
+            taken = TAKE_EVENTS[seat][WHOLE_PILE]
             for t in range(NUM_BIDDABLE):
                 if pile[t]:
                     hand[t] += pile[t]
+                    log.extend([taken[t]] * pile[t])
+                    digest[at + DIGEST_TAKEN + t] += pile[t]
                     pile[t] = 0
         else:
             choosers.append(seat)
+    if digest is not None:
+        state.round_digest = bytes(digest)
     state.touch()
     if not _open_stage(state, TAKE_FIRST, choosers):
         _end_round(state)
@@ -355,12 +416,19 @@ def _resolve_hens(state: State) -> None:
 
 def _resolve_picks(state: State) -> None:
     """Reveal the cards taken back and move them into hand."""
+    log = state.log
+    digest = bytearray(state.round_digest)
     for seat in state.asked:
         hand, pile = state.hands[seat], state.discards[seat]
+        taken = TAKE_EVENTS[seat][CHOSEN]
+        at = seat * DIGEST_WIDTH + DIGEST_TAKEN
         for card in state.picks[seat]:
             pile[card] -= 1
             hand[card] += 1
+            log.append(taken[card])
+            digest[at + card] += 1
         state.picks[seat] = []
+    state.round_digest = bytes(digest)
     state.touch()
     _end_round(state)
 
@@ -373,6 +441,8 @@ def _end_round(state: State) -> None:
     if state.round >= ROUNDS:
         state.phase = GAME_OVER
         state.winners = final_winners(state)
+        state.log.extend([SCORE_EVENTS[seat][total] for seat, total in enumerate(scores(state))])
+        state.log.extend([WINNER_EVENTS[seat] for seat in state.winners])
         state.touch()
         return
     state.tractor = (state.tractor + 1) % len(state.circle)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardgym.errors import OptionError
+from cardgym.record import Event
 from cardgym.state import SlotState
 from kakelaar_env.cards import (
     DEFAULT_WORM_COUNTS,
@@ -24,6 +25,7 @@ from kakelaar_env.cards import (
     NUM_WORM_VALUES,
     NUM_WORMS,
 )
+from kakelaar_env.record import DIGEST_WIDTH
 
 BID: Final = 0
 HEN_STAGE: Final = 1
@@ -116,6 +118,12 @@ class State(SlotState):
     other seats until their stage resolves. ``version`` changes whenever a public fact
     does (a row turned, a stage opened or resolved); code that edits a state by hand
     must call :meth:`touch` afterwards.
+
+    ``log`` is the public record (:mod:`kakelaar_env.record`), oldest event first;
+    ``record_start`` is the index in it of the newest bid reveal (0 before the first),
+    and ``round_digest`` what the events from there on show, participant by
+    participant (:func:`kakelaar_env.record.round_digest`), kept as they are appended
+    so that the encoder need not read the log on every step.
     """
 
     __slots__ = (
@@ -123,7 +131,7 @@ class State(SlotState):
         "deck", "removed", "unseen", "row", "hands", "discards", "circle", "tractor",
         "robot_deck", "robot_discard", "robot_won", "hens_out",
         "bids", "hen_choices", "hen_played", "picks", "last_bids", "winners", "version",
-        "memo",
+        "log", "record_start", "round_digest", "memo",
     )
     #: ``memo`` is a cache, not game state: neither compared nor pickled.
     TRANSIENT = ("memo",)
@@ -161,6 +169,9 @@ class State(SlotState):
         self.last_bids: list[int] = [NONE] * len(self.circle)
         self.winners: tuple[int, ...] = ()
         self.version = 0
+        self.log: list[Event] = []
+        self.record_start = 0
+        self.round_digest = bytes((n + 1) * DIGEST_WIDTH)
         # (version, data): a cache of public facts for the encoder, valid while the
         # version is unchanged. Engine functions bump the version on every public change.
         self.memo: tuple[int, object] | None = None
@@ -209,6 +220,9 @@ class State(SlotState):
         other.last_bids = self.last_bids[:]
         other.winners = self.winners
         other.version = self.version
+        other.log = self.log[:]
+        other.record_start = self.record_start
+        other.round_digest = self.round_digest
         other.memo = None
         return other
 

@@ -5,15 +5,18 @@ state. Public: the row, every hand (each card enters and leaves a hand face up: 
 chickens dealt, the row cards won, the bids revealed, the mother hens played and the
 cards taken back from a face-up discard pile), every discard pile, the tractor, the
 bids of the last resolved round, the multiset of the robot's remaining cards and of
-the cards not yet seen. Hidden: the order of the draw pile, which cards were removed
-unseen, the order of the robot deck, and what the other seats have committed in the
-current stage before it resolves.
+the cards not yet seen, and the public record (:mod:`kakelaar_env.record`): who
+committed when, every reveal, row card taken, mother hen and card taken back. Hidden:
+the order of the draw pile, which cards were removed unseen, the order of the robot
+deck, and what the other seats have committed in the current stage before it
+resolves (the secrets of their face-down events).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardgym.record import Event, events_as_seen_by, newest_first
 from kakelaar_env.cards import CHICKEN_TYPES, WORM_VALUE
 
 if TYPE_CHECKING:
@@ -152,6 +155,29 @@ class PlayerView:
         """Count of each card type nobody has seen: the draw pile and the cards
         removed unseen together (which of them is where is hidden)."""
         return self._state.unseen
+
+    @property
+    def round_digest(self) -> bytes:
+        """What the public events of the newest revealed round show (its bids, the row
+        cards taken, mother hens, cards taken back), ``DIGEST_WIDTH`` bytes per
+        participant, the robot last (:func:`kakelaar_env.record.round_digest`)."""
+        return self._state.round_digest
+
+    # The record as this seat saw it -----------------------------------------
+
+    def recent_events(self, count: int) -> list[Event]:
+        """The last ``count`` events, newest first, as this seat saw them (the
+        secrets of other seats' face-down choices blanked)."""
+        return newest_first(self._state.log, self.seat, count)
+
+    def events_since(self, start: int) -> list[Event]:
+        """The events from index ``start`` of the record on, as this seat saw them."""
+        return events_as_seen_by(self._state.log, self.seat, start)
+
+    @property
+    def event_count(self) -> int:
+        """Events in the record so far (public: every commit and reveal is)."""
+        return len(self._state.log)
 
     # What this seat alone knows --------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Power Hungry Pets, a PettingZoo AEC environment (``cardgym/power_hungry_pets-v0``).
+"""Power Hungry Pets, a PettingZoo AEC environment (``cardgym/power_hungry_pets-v1``).
 
 Two to six players; an episode is a whole match of rounds, won at 3 tokens with
 2-3 players and 2 tokens with 4-6 (RULES.md §2). Each turn the player to act has
@@ -49,6 +49,33 @@ known card goes stale when a shuffle or a secret placement could have moved it,
 or when its holder plays a card of the same value. Per-seat fields are relative:
 index 0 is the observer, then the other seats clockwise.
 
+The public record (:mod:`phpets_env.record`): the engine logs every public
+happening as an event, kept for the whole match: each play with its target, the
+value Crystal Bowl named and whether it hit, who lost a Battle Bunny (or a tie),
+the card Snake Sorcerer showed, whether Not A Pet! swapped (and with whom, which
+shows the King Cat's holder), Hermit Swap, and a card played without effect;
+whether Grave Digger swapped (the cards stay secret to its player); a Mouse Trapper
+placement (the depth is secret to its player); every draw (the card is secret to
+the drawer; Jittery Juggler's affected seats each draw); eliminations with the
+card put face up; showdown reveals; round and match winners and each new round.
+`recent_moves` holds the public part of the last 10 events, newest first, less the
+draw that starts every turn (the seat that starts a turn always draws first, so
+that draw tells nothing the next play does not; it stays in the record and the
+narration, and Snake Sorcerer's and Jittery Juggler's draws stay in `recent_moves`).
+At six players a seat usually sees everything since its own previous play of the
+round (a play, sometimes a follow-up decision, a draw or an elimination, per turn):
+under random play that play is 7 events back at the median and 11 at the 90th
+percentile, and within the last 10 in 89% of the turns that follow one. Older
+events drop out. `ruled_out` holds what the public events imply an opponent does
+*not* hold: the value a missed Crystal Bowl named; every value up to the revealed card for
+the winner of a Battle Bunny; after a tie, for both sides, the values with fewer
+than two copies not yet face up; King Cat for every unprotected opponent in the
+round after a Not A Pet! without a swap. It goes stale when that opponent gets a new
+card (a draw, Jittery Juggler, Grave Digger's swap, Snake Sorcerer) and moves with
+the hand in a Hermit Swap or Not A Pet! swap; it is cleared at each new round.
+`env.narrate(seat, start)` tells the record in words as a seat saw it, and the
+`ansi` render ends with what happened since the seat's last move.
+
 <!-- observation-table -->
 | offsets | field | shape | range | meaning |
 |---|---|---|---|---|
@@ -69,6 +96,8 @@ index 0 is the observer, then the other seats clockwise.
 | 382..392 | `pending_card` | 11 | 0..1 | one-hot value of the card I am putting back with Mouse Trapper |
 | 393..393 | `deck_size` | 1 | 0..17 | cards in the draw pile |
 | 394..394 | `tokens_to_win` | 1 | 2..3 | tokens that win the match |
+| 395..904 | `recent_moves` | 10x51 | 0..1 | the public part of the last 10 events of the record, newest first, leaving out the draw that starts every turn (implied: each turn's player draws first); each is 51 one-hot columns: actor (6, relative seat; none for the table), what (19: a play of value 0..10, grave_digger, mouse_trapper, draw (after Snake Sorcerer or Jittery Juggler), eliminated, reveal, round_won, match_won, new_round), target (6, relative seat), card value (11: named by Crystal Bowl, shown by Snake Sorcerer, put face up, revealed), result (9: no_effect, hit, miss, tie, actor_lost, target_lost, swapped, kept, from_aside); all zero where there is no event |
+| 905..959 | `ruled_out` | 5x11 | 0..1 | 1 for each value the table knows an opponent does not hold (a missed Crystal Bowl, the winner of a Battle Bunny holds more than the revealed card, a tie rules out values with fewer than two copies left, Not A Pet! without a swap rules out King Cat), until that opponent gets a new card |
 <!-- /observation-table -->
 
 Actions: one ``Discrete`` space; seats are offsets clockwise from the actor
@@ -121,17 +150,22 @@ random. See :mod:`phpets_env.scenario`. Example::
         "hands": ["crystal_bowl", "king_cat"], "deck_top": ["battle_bunny"],
         "first_player": 0}})
 
-Version history: v0, first release.
+Version history: v0, first release. v1: the public record in every observation
+(`recent_moves`, the last 10 events less the turn-start draws; `ruled_out`, the
+values the table knows a seat does not hold), 395 -> 960 floats; `cardgym play` and
+the ansi render tell what happened since a seat's last move.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.aec import CardGameEnv, StepOutcome
+from cardgym.record import Event
 from phpets_env import rules
 from phpets_env.encoding import (
     ACTION_TABLE,
@@ -140,11 +174,12 @@ from phpets_env.encoding import (
     encode,
     legal_action_mask,
 )
+from phpets_env.record import describe_event
 from phpets_env.render import render_full, render_view
 from phpets_env.state import MATCH_OVER, Config, State
 from phpets_env.view import PlayerView
 
-ENV_ID = "cardgym/power_hungry_pets-v0"
+ENV_ID = "cardgym/power_hungry_pets-v1"
 
 #: Runs of actions collapsed into one row of the docs table.
 DOC_GROUPS = [
@@ -161,7 +196,7 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     action_table = ACTION_TABLE
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "power_hungry_pets_v0",
+        "name": "power_hungry_pets_v1",
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }
@@ -208,6 +243,12 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
 
     def _game_encode(self, seat: int) -> NDArray[np.float32]:
         return encode(PlayerView(self.game_state, seat))  # type: ignore[arg-type]
+
+    def _game_log(self) -> Sequence[Event]:
+        return self.game_state.log  # type: ignore[union-attr]
+
+    def _game_describe(self, event: Event, seat: int) -> str:
+        return describe_event(event, seat, self.num_players)
 
     def _game_render(self, seat: int | None) -> str:
         state: State = self.game_state  # type: ignore[assignment]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from phpets_env.cards import NUM_CARDS, TOTAL_TOKENS
+from phpets_env.cards import CARD_VALUES, NUM_CARDS, TOTAL_TOKENS
+from phpets_env.record import NEW_ROUND, TURN_DRAW
 from phpets_env.state import MATCH_OVER, MOUSE_TRAPPER, NO_CARD, PLAY, State
 
 
@@ -13,7 +14,12 @@ def check_invariants(state: State) -> None:
     - tokens held plus the supply make 7, no player above the target;
     - players out of the round hold nothing and are unprotected; players in it hold
       one card, the player to act two while choosing a card to play;
-    - at least one player is in the round while the match goes on.
+    - at least one player is in the round while the match goes on;
+    - what the table has ruled out of a hand is true (no held card has a ruled-out
+      value), and private Mouse Trapper knowledge is part of what a seat knows;
+    - the record agrees on whose turn it is: the newest turn-start draw
+      (``TURN_DRAW``) is the seat to act's, with no new round logged after it (a
+      position written without a record, as tests do, has none to check).
     """
     places = list(state.deck) + list(state.face_up)
     for hand in state.hands:
@@ -29,10 +35,21 @@ def check_invariants(state: State) -> None:
     assert 0 <= state.token_supply <= TOTAL_TOKENS and sum(state.tokens) <= TOTAL_TOKENS
     assert max(state.tokens) <= state.config.tokens_to_win, "a player holds more than the target"
     assert (state.pending != NO_CARD) == (state.phase == MOUSE_TRAPPER)
+    for seat in range(state.num_players):
+        assert not state.trapped[seat] & ~state.known[seat], f"seat {seat}: stale trapped bits"
+        for card in state.hands[seat]:
+            assert not state.ruled_out[seat] >> CARD_VALUES[card] & 1, (
+                f"seat {seat} holds {CARD_VALUES[card]}, which the table ruled out")
     if state.phase == MATCH_OVER:
         assert state.match_winners, "the match ended without a winner"
         return
     assert any(state.in_round), "nobody is in the round"
+    for event in reversed(state.log):
+        if event.what == TURN_DRAW:
+            assert event.target == state.current, (
+                f"the turn of seat {state.current} began with seat {event.target}'s draw")
+            break
+        assert event.what != NEW_ROUND, "the round began without a turn-start draw"
     assert state.in_round[state.current], "the player to act is out of the round"
     for seat in range(state.num_players):
         size = len(state.hands[seat])

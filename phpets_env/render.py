@@ -49,6 +49,10 @@ def render_view(view: PlayerView) -> str:
             known = view.known_hand(seat)
             hand = ", ".join([card_text(v) for v in known] + ["?"] * (sizes[seat] - len(known)))
             hand = hand or "-"
+            ruled_out = view.ruled_out_masks[seat]
+            if ruled_out and len(known) < sizes[seat]:
+                hand += "; not " + ", ".join(
+                    str(v) for v in range(len(Card)) if ruled_out >> v & 1)
         lines.append(
             f"player_{seat}{' (me)' if seat == view.seat else ''}: tokens {tokens[seat]}, "
             f"hand [{hand}], row [{_cards(rows[seat])}]" + (f"  ({', '.join(marks)})" if marks else "")

@@ -16,8 +16,27 @@ from typing import Any
 import numpy as np
 
 from cardgym.errors import IllegalMoveError
+from cardgym.record import NONE, TABLE, Event
 from phpets_env import effects
-from phpets_env.cards import BOWL_GUESSES, CARD_VALUES, NUM_CARDS, Card, face_up_aside
+from phpets_env.cards import BOWL_GUESSES, CARD_VALUES, NUM_CARDS, NUM_VALUES, Card, face_up_aside
+from phpets_env.effects import TURN_DRAW_EVENTS as _TURN_DRAWS
+from phpets_env.record import (
+    DRAW,
+    ELIMINATED,
+    FROM_ASIDE,
+    GRAVE_CHOICE,
+    KEPT,
+    MATCH_WON,
+    NEW_ROUND,
+    NO_EFFECT,
+    PLACE,
+    REVEAL,
+    ROUND_WON,
+    SWAPPED,
+    TURN_DRAW,
+    make_event,
+)
+from phpets_env.record import PLAY as PLAYED
 from phpets_env.scenario import apply_scenario
 from phpets_env.state import (
     GRAVE_DIGGER,
@@ -65,6 +84,7 @@ def new_game(
     state = State(config)
     if scenario is not None:
         apply_scenario(state, scenario, rng)
+        state.log.append(make_event(TABLE, NEW_ROUND, state.round_start))
         _begin_turn(state, state.round_start, rng)
     else:
         _start_round(state, int(rng.integers(config.num_players)), rng)
@@ -83,9 +103,12 @@ def _start_round(state: State, start: int, rng: np.random.Generator) -> None:
     state.protected = [False] * n
     state.pending = NO_CARD
     state.known = [1 << hand[0] for hand in state.hands]
+    state.trapped = [0] * n
+    state.ruled_out = [0] * n
     state.deck_watchers = 0
     state.round_start = start
     state.round_number += 1
+    state.log.append(make_event(TABLE, NEW_ROUND, start))
     _begin_turn(state, start, rng)
 
 
@@ -97,9 +120,14 @@ def _begin_turn(state: State, seat: int, rng: np.random.Generator) -> None:
     if not state.deck:
         _end_round(state, _showdown(state), rng)
         return
+    # effects.draw_into, inlined (every turn starts here), but logged as a TURN_DRAW.
     card = state.deck.pop()
     state.hands[seat].append(card)
-    state.known[seat] |= 1 << card
+    bit = 1 << card
+    state.known[seat] |= bit
+    state.trapped[seat] &= ~bit
+    state.ruled_out[seat] = 0
+    state.log.append(_TURN_DRAWS[seat * NUM_VALUES + CARD_VALUES[card]])
 
 
 # ------------------------------------------------------------ whose move
@@ -206,8 +234,13 @@ def play(
     hand.remove(played)
     _forget_ambiguous_play(state, actor, played)
     state.rows[actor].append(played)
+    log = state.log
+    index = len(log)
+    log.append(_PLACEHOLDER)  # the play comes before what follows from it
     if target is not None or TARGET_KIND[card] == NO_TARGET:
-        _resolve(state, card, actor, target, guess, rng)
+        log[index] = _resolve(state, card, actor, target, guess, rng)
+    else:
+        log[index] = make_event(actor, PLAYED + card, NONE, NONE, NO_EFFECT)
     if state.phase == PLAY:
         _end_turn(state, rng)
 
@@ -224,6 +257,11 @@ def _forget_ambiguous_play(state: State, actor: int, played: int) -> None:
             for observer in range(state.num_players):
                 if observer != actor and known[observer] & kept_bit and not known[observer] & bit:
                     known[observer] &= ~kept_bit
+                    state.trapped[observer] &= ~kept_bit
+
+
+#: Stands in the log for a play being resolved (the events it causes come after it).
+_PLACEHOLDER: Event = make_event(TABLE, NONE)
 
 
 def _resolve(
@@ -233,33 +271,52 @@ def _resolve(
     target: int | None,
     guess: int | None,
     rng: np.random.Generator,
-) -> None:
+) -> Event:
+    """Resolve the card's effect; return the event of the play."""
+    result = card_shown = NONE
     if card == Card.KING_CAT:
         effects.eliminate(state, actor)
     elif card == Card.NOT_A_PET:
-        effects.not_a_pet(state, actor)
+        holder = effects.not_a_pet(state, actor)
+        if holder == NONE:
+            result = NO_EFFECT
+        else:
+            target, result = holder, SWAPPED
     elif card == Card.HERMIT_SWAP:
         effects.swap_hands(state, actor, target)  # type: ignore[arg-type]
+        result = SWAPPED
     elif card == Card.JITTERY_JUGGLER:
         effects.jittery_juggler(state, actor, rng)
     elif card == Card.GRAVE_DIGGER:
-        effects.grave_digger(state, actor)
+        seen = effects.grave_digger(state, actor)
+        if seen == NONE:
+            return make_event(actor, PLAYED + card, NONE, NONE, NO_EFFECT)
+        return make_event(actor, PLAYED + card, NONE, NONE, NONE, seen, 1 << actor)
     elif card == Card.SNAKE_SORCERER:
-        effects.snake_sorcerer(state, target)  # type: ignore[arg-type]
+        card_shown = effects.snake_sorcerer(state, target)  # type: ignore[arg-type]
     elif card == Card.SHELL_SHIELD:
         state.protected[actor] = True
     elif card == Card.BATTLE_BUNNY:
-        effects.battle_bunny(state, actor, target)  # type: ignore[arg-type]
+        result = effects.battle_bunny(state, actor, target)  # type: ignore[arg-type]
     elif card == Card.MOUSE_TRAPPER:
-        effects.mouse_trapper(state, actor)
+        seen = effects.mouse_trapper(state, actor)
+        if seen == NONE:
+            return make_event(actor, PLAYED + card, NONE, NONE, NO_EFFECT)
+        return make_event(actor, PLAYED + card, NONE, NONE, NONE, seen, 1 << actor)
     elif card == Card.CRYSTAL_BOWL:
-        effects.crystal_bowl(state, target, guess)  # type: ignore[arg-type]
+        result = effects.crystal_bowl(state, target, guess)  # type: ignore[arg-type]
+        card_shown = guess  # type: ignore[assignment]
+    return make_event(actor, PLAYED + card, NONE if target is None else target, card_shown,
+                      result)
 
 
 def resolve_grave_digger(state: State, swap: bool, rng: np.random.Generator) -> None:
     """Finish a Grave Digger play: keep or swap with the set-aside card (unchecked)."""
+    actor = state.current
     if swap:
-        effects.grave_swap(state, state.current)
+        effects.grave_swap(state, actor)
+    state.log.append(make_event(actor, GRAVE_CHOICE, NONE, NONE, SWAPPED if swap else KEPT,
+                                CARD_VALUES[state.aside], 1 << actor))
     state.phase = PLAY
     _end_turn(state, rng)
 
@@ -267,6 +324,7 @@ def resolve_grave_digger(state: State, swap: bool, rng: np.random.Generator) -> 
 def resolve_mouse_trapper(state: State, depth: int, rng: np.random.Generator) -> None:
     """Finish a Mouse Trapper play: put the card back at ``depth`` (unchecked)."""
     effects.place_card(state, depth)
+    state.log.append(make_event(state.current, PLACE, NONE, NONE, NONE, depth, 1 << state.current))
     state.phase = PLAY
     _end_turn(state, rng)
 
@@ -293,6 +351,9 @@ def _showdown(state: State) -> list[int]:
     """Round winners when the deck is empty: hands revealed, highest wins, then tie-breaks."""
     contenders = [seat for seat in range(state.num_players) if state.in_round[seat]]
     value = {seat: CARD_VALUES[state.hands[seat][0]] for seat in contenders}
+    log = state.log
+    for seat in contenders:
+        log.append(make_event(TABLE, REVEAL, seat, value[seat]))
     held = set(value.values())
     if Card.KING_CAT in held and Card.ROYAL_ROBOVAC in held:
         duel = len(contenders) == 2
@@ -323,6 +384,11 @@ def _end_round(state: State, winners: list[int], rng: np.random.Generator) -> No
         else:
             short.append(seat)
     state.round_winners = tuple(ordered)
+    log = state.log
+    for seat in ordered:
+        log.append(make_event(TABLE, ROUND_WON, seat))
+    if not ordered:
+        log.append(make_event(TABLE, ROUND_WON))
     target = state.config.tokens_to_win
     champions = tuple(
         seat for seat in range(n) if state.tokens[seat] + (seat in short) >= target
@@ -330,6 +396,8 @@ def _end_round(state: State, winners: list[int], rng: np.random.Generator) -> No
     if champions:
         state.match_winners = champions
         state.phase = MATCH_OVER
+        for seat in champions:
+            log.append(make_event(TABLE, MATCH_WON, seat))
         return
     rule = state.config.start_player
     if rule == "winner" and ordered:
@@ -350,13 +418,20 @@ def player_view(state: State, seat: int) -> PlayerView:
 
 
 def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
-    """A state ``seat`` cannot tell apart from ``state``: every card whose place
-    ``seat`` does not know is dealt anew at random among those places.
+    """A state ``seat`` cannot tell apart from ``state``, a function of ``seat``'s
+    information and ``rng`` alone: every card whose place ``seat`` does not know is
+    dealt anew at random among those places.
 
-    Other seats' knowledge moves with the places it is about. Inferences a seat
-    could draw from failed guesses are not used as constraints.
+    What another seat knows by means the table saw (its hand, a swap, a comparison,
+    the set-aside card it looked at) moves with the places it is about. What it knows
+    through its own Mouse Trapper depth, which ``seat`` did not see, is sampled: a
+    depth is drawn for its latest placement and the card put there is followed
+    through the public record to where it is now (see :func:`_sample_trapped`).
+    Event secrets ``seat`` did not see are blanked in the sample's log. What the table
+    has ruled out of a hand (``state.ruled_out``) holds in the sample too.
     """
     clone = state.clone()
+    clone.log = [_blanked(event, seat) for event in state.log]
     mine = state.known[seat]
     slots: list[tuple[list[int], int]] = []  # (container, index) of each hidden card
     for other in range(state.num_players):
@@ -372,20 +447,172 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     # Deal from the sorted pool: the sample depends on what ``seat`` knows and on the
     # generator alone, not on where the hidden cards really are.
     pool = sorted(old)
-    new = [pool[i] for i in rng.permutation(len(pool))]
+    forbidden = [state.ruled_out[other] if other != seat else 0
+                 for other in range(state.num_players)]
+    if any(forbidden):
+        limits = [forbidden[owner] for owner in _slot_owners(clone, seat, mine)]
+        new = _constrained_deal(pool, limits, rng)
+    else:
+        new = [pool[i] for i in rng.permutation(len(pool))]
     relabel = dict(zip(old, new, strict=True))
     for (container, i), card in zip(slots, new, strict=True):
         container[i] = card
     clone.aside, clone.pending = holders[0][0], holders[1][0]
     for other in range(state.num_players):
-        if other != seat:
-            mask = state.known[other]
-            remapped = 0
-            for card in range(NUM_CARDS):
-                if mask >> card & 1:
-                    remapped |= 1 << relabel.get(card, card)
-            clone.known[other] = remapped
+        if other == seat:
+            continue
+        mask = state.known[other] & ~state.trapped[other]
+        remapped = 0
+        while mask:
+            low = mask & -mask
+            card = low.bit_length() - 1
+            remapped |= 1 << relabel.get(card, card)
+            mask ^= low
+        clone.known[other] = remapped
+        clone.trapped[other] = 0
+        card = _sample_trapped(clone, other, rng)
+        if card != NO_CARD:
+            clone.known[other] |= 1 << card
+            clone.trapped[other] = 1 << card
     return clone
+
+
+def _slot_owners(state: State, seat: int, mine: int) -> list[int]:
+    """The seat holding each hidden slot of :func:`resample_hidden`, in its order
+    (``seat`` itself for the pile, the set-aside and the held-out card: no limit)."""
+    owners: list[int] = []
+    for other in range(state.num_players):
+        if other != seat:
+            owners.extend(other for c in state.hands[other] if not mine >> c & 1)
+    owners.extend(seat for c in state.deck if not mine >> c & 1)
+    for card in (state.aside, state.pending):
+        if card != NO_CARD and not mine >> card & 1:
+            owners.append(seat)
+    return owners
+
+
+#: Random deals tried before dealing slot by slot (each allowed card equally likely).
+_DEAL_ATTEMPTS = 64
+
+
+def _constrained_deal(pool: list[int], limits: list[int], rng: np.random.Generator) -> list[int]:
+    """``pool`` dealt to the slots so that no slot gets a value its limit (bit mask of
+    values) rules out: uniformly among such deals by rejection, else slot by slot,
+    most limited first (a deal fits, the true one; should the slot-by-slot deal
+    still miss it, the cards are dealt at random)."""
+    values = CARD_VALUES
+    limited = [k for k, limit in enumerate(limits) if limit]
+    for _ in range(_DEAL_ATTEMPTS):
+        new = [pool[i] for i in rng.permutation(len(pool))]
+        if not any(limits[k] >> values[new[k]] & 1 for k in limited):
+            return new
+    left = pool[:]
+    new = [NO_CARD] * len(pool)
+    for k in sorted(limited, key=lambda k: -bin(limits[k]).count("1")):
+        allowed = [c for c in left if not limits[k] >> values[c] & 1]
+        if not allowed:  # an earlier slot took what this one needed: deal at random
+            return [pool[i] for i in rng.permutation(len(pool))]
+        card = allowed[int(rng.integers(len(allowed)))]
+        left.remove(card)
+        new[k] = card
+    rest = [left[i] for i in rng.permutation(len(left))]
+    for k in range(len(new)):
+        if new[k] == NO_CARD:
+            new[k] = rest.pop()
+    return new
+
+
+def _blanked(event: Event, seat: int) -> Event:
+    """``event.as_seen_by(seat)``, the engine's shared object."""
+    if event.secret == NONE or event.seen_by >> seat & 1:
+        return event
+    return make_event(event.actor, event.what, event.target, event.card, event.result)
+
+
+def _sample_trapped(sample: State, other: int, rng: np.random.Generator) -> int:
+    """The card ``other`` knows through its latest Mouse Trapper placement this round,
+    in ``sample`` (whose log is public to the resampling seat), or ``NO_CARD``.
+
+    A depth is drawn uniformly among those ``other`` could choose; the card put there
+    is followed through the public events since: draws from the pile (the draw that
+    starts a turn, a ``TURN_DRAW``, and Snake Sorcerer's ``DRAW``) take it into a
+    hand, swaps move it, each play of its holder may have been it (a fair coin), a
+    reveal, an elimination, a shuffle or another seat's Mouse Trapper while it was in
+    the pile end the knowledge. Earlier placements of the same seat are not followed.
+    """
+    log = sample.log
+    placed = NO_CARD
+    for index in range(len(log) - 1, -1, -1):
+        event = log[index]
+        if event.what == NEW_ROUND:
+            return NO_CARD
+        if event.what == PLACE and event.actor == other:
+            placed = index
+            break
+    if placed == NO_CARD:
+        return NO_CARD
+    later = log[placed + 1:]
+    taken = sum(1 for e in later if _from_pile(e))
+    positions = len(sample.deck) + (sample.pending != NO_CARD) + taken
+    depth = int(rng.integers(positions))
+    holder = NO_CARD  # the seat holding the card once drawn; -2: set aside
+    drawn_last = False  # whether the card is the holder's newest (its hand's last)
+    juggler, snake = PLAYED + Card.JITTERY_JUGGLER, PLAYED + Card.SNAKE_SORCERER
+    swaps = (PLAYED + Card.HERMIT_SWAP, PLAYED + Card.NOT_A_PET)
+    for event in later:
+        what = event.what
+        if what == juggler:
+            return NO_CARD
+        if holder == NO_CARD:  # still in the pile, ``depth`` cards from the top
+            if _from_pile(event):
+                if depth == 0:
+                    holder, drawn_last = event.target, True
+                else:
+                    depth -= 1
+            elif what == PLAYED + Card.MOUSE_TRAPPER and event.result != NO_EFFECT:
+                return NO_CARD
+            continue
+        if holder == _ASIDE:
+            if what == DRAW and event.result == FROM_ASIDE:
+                holder, drawn_last = event.target, True
+            elif what == GRAVE_CHOICE and event.result == SWAPPED:
+                holder, drawn_last = event.actor, False
+            continue
+        if what == ELIMINATED and event.target == holder:
+            return NO_CARD
+        if what == snake and event.target == holder:
+            return NO_CARD
+        if what == TURN_DRAW and event.target == holder:
+            drawn_last = False  # the card is now the older of two
+            continue
+        if PLAYED <= what < PLAYED + NUM_VALUES and event.actor == holder:
+            # The holder played one of its two cards: it may have been this one.
+            drawn_last = False
+            if rng.random() < 0.5:
+                return NO_CARD
+        if what == GRAVE_CHOICE and event.actor == holder and event.result == SWAPPED:
+            holder = _ASIDE
+        elif what in swaps and event.result == SWAPPED:
+            if holder in (event.actor, event.target):
+                holder = event.target if holder == event.actor else event.actor
+    if holder == NO_CARD:
+        return sample.deck[len(sample.deck) - 1 - depth]
+    if holder == _ASIDE:
+        return sample.aside
+    hand = sample.hands[holder]
+    if not hand:
+        return NO_CARD
+    return hand[-1] if drawn_last else hand[0]
+
+
+_ASIDE = -2
+
+
+def _from_pile(event: Event) -> bool:
+    """Whether ``event`` is a draw of the pile's top card: the draw that starts a
+    turn, or any other draw but that of the set-aside card."""
+    what = event.what
+    return what == TURN_DRAW or (what == DRAW and event.result != FROM_ASIDE)
 
 
 def phase_name(state: State) -> str:

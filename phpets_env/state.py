@@ -9,13 +9,17 @@ stays known; a shuffle or a secret placement makes it stale.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import numpy as np
 
 from cardgym.errors import OptionError
+from cardgym.record import Event
 from cardgym.state import SlotState
 from phpets_env.cards import MAX_PLAYERS, MIN_PLAYERS, TOTAL_TOKENS, tokens_to_win
+
+if TYPE_CHECKING:
+    from phpets_env.record import PublicPart
 
 # Phases: what the seat to act decides.
 PLAY: Final = 0  # play one of the two hand cards
@@ -87,15 +91,24 @@ class State(SlotState):
     """Everything about a match in progress, including what each seat knows.
 
     Decks are lists of card ids with the top card last. ``known[s]`` is a bit mask
-    over card ids: bit ``c`` set means seat ``s`` knows where card ``c`` is.
+    over card ids: bit ``c`` set means seat ``s`` knows where card ``c`` is;
+    ``trapped[s]`` marks the part of it that rests on a Mouse Trapper depth only
+    ``s`` saw (what :func:`~phpets_env.rules.resample_hidden` must sample, not copy).
+    ``ruled_out[s]`` is a bit mask over *values* that the table knows seat ``s`` does
+    not hold (a missed Crystal Bowl, a Battle Bunny result, Not A Pet! without a
+    swap); it is cleared when ``s`` gets a new card. ``log`` is the public record
+    (:mod:`phpets_env.record`), kept for the whole match.
     """
 
     __slots__ = (
         "config", "num_players", "deck", "aside", "face_up", "hands", "rows",
         "in_round", "protected", "tokens", "token_supply", "current", "phase",
-        "pending", "known", "deck_watchers", "round_start", "round_number", "round_winners",
-        "match_winners",
+        "pending", "known", "trapped", "ruled_out", "log", "deck_watchers", "round_start",
+        "round_number", "round_winners", "match_winners", "public_log", "public_seen",
     )
+    #: The public parts of ``log``'s events but the turn-start draws, and how many
+    #: events of ``log`` they cover, filled in lazily by the view (a cache).
+    TRANSIENT: ClassVar[tuple[str, ...]] = ("public_log", "public_seen")
 
     def __init__(self, config: Config) -> None:
         n = config.num_players
@@ -114,6 +127,11 @@ class State(SlotState):
         self.phase: int = PLAY
         self.pending: int = NO_CARD
         self.known: list[int] = [0] * n
+        self.trapped: list[int] = [0] * n
+        self.ruled_out: list[int] = [0] * n
+        self.log: list[Event] = []
+        self.public_log: list[PublicPart] | None = None
+        self.public_seen: int | None = None
         # Seats that may know a position in the pile (Mouse Trapper) since the last shuffle.
         self.deck_watchers: int = 0
         self.round_start: int = 0
@@ -139,6 +157,11 @@ class State(SlotState):
         other.phase = self.phase
         other.pending = self.pending
         other.known = self.known[:]
+        other.trapped = self.trapped[:]
+        other.ruled_out = self.ruled_out[:]
+        other.log = self.log[:]
+        other.public_log = None if self.public_log is None else self.public_log[:]
+        other.public_seen = self.public_seen
         other.deck_watchers = self.deck_watchers
         other.round_start = self.round_start
         other.round_number = self.round_number

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardgym.record import Event, events_as_seen_by, newest_first
 from phpets_env.cards import CARD_VALUES
+from phpets_env.record import PUBLIC_BY_ID, TURN_DRAW, PublicPart, public_part
 
 if TYPE_CHECKING:
     from phpets_env.state import Config, State
@@ -89,6 +91,42 @@ class PlayerView:
     @property
     def match_winners(self) -> tuple[int, ...]:
         return self._state.match_winners
+
+    @property
+    def ruled_out_masks(self) -> list[int]:
+        """Per seat, bit mask of the values the table knows it does not hold (public)."""
+        return self._state.ruled_out
+
+    # The public record ----------------------------------------------------
+
+    @property
+    def event_count(self) -> int:
+        return len(self._state.log)
+
+    def recent_events(self, count: int) -> list[Event]:
+        """The last ``count`` events, newest first, as this seat saw them."""
+        return newest_first(self._state.log, self.seat, count)
+
+    def events_since(self, start: int) -> list[Event]:
+        """The events from index ``start`` on, oldest first, as this seat saw them."""
+        return events_as_seen_by(self._state.log, self.seat, start)
+
+    def recent_public(self, count: int) -> list[PublicPart]:
+        """The public part of the last ``count`` events but the draws that start turns
+        (``TURN_DRAW``), newest first: what every seat saw (the encoder's fast path; no
+        secret is reachable from it)."""
+        state = self._state
+        log, public, seen = state.log, state.public_log, state.public_seen
+        if public is None or seen is None or seen > len(log):
+            public, seen = state.public_log, state.public_seen = [], 0
+        if seen < len(log):  # the log only grows: add the new events' parts
+            new = log[seen:]
+            parts = list(map(PUBLIC_BY_ID.get, map(id, new)))
+            if None in parts:  # an event not made by the engine (a test's, say)
+                parts = [public_part(event) for event in new]
+            public.extend([part for part in parts if part.what != TURN_DRAW])  # type: ignore[union-attr, misc]
+            state.public_seen = len(log)
+        return public[:-count - 1:-1]
 
     # What this seat knows -------------------------------------------------
 

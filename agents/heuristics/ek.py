@@ -74,6 +74,7 @@ class _Tables:
         self.groups: dict[str, dict[Any, int]] = {
             "favor": {}, "pair": {}, "three": {}, "five_kind": {}, "name": {}, "give": {},
             "insert": {}, "take": {}, "target": {}, "alter": {}, "garbage": {}, "curse": {},
+            "give_marked": {}, "garbage_marked": {},
         }
         for index, name in enumerate(names):
             parts = name.split(":")
@@ -84,6 +85,8 @@ class _Tables:
                 self.groups[parts[0]][(_KIND[parts[1]], int(parts[2][1:]))] = index
             elif parts[0] == "five" and len(parts) == 2:
                 self.groups["five_kind"][_KIND[parts[1]]] = index
+            elif parts[0] in ("give", "garbage") and parts[-1] == "marked":
+                self.groups[f"{parts[0]}_marked"][_KIND[parts[1]]] = index
             elif parts[0] in ("name", "give", "take", "alter", "garbage"):
                 self.groups[parts[0]][_KIND[parts[1]]] = index
             elif parts[0] == "insert":
@@ -206,9 +209,10 @@ class EkHeuristic:
         groups = t.groups
         if phase == "nope_window":
             return self._nope(o, hand, legal_set)
-        if phase in ("give", "garbage"):
+        if phase in ("give", "garbage"):  # a marked copy or an unmarked one: same value
             return pick_best({a: -self._give_value(hand, k)
-                              for k, a in groups[phase].items() if a in legal_set}, rng)
+                              for group in (phase, f"{phase}_marked")
+                              for k, a in groups[group].items() if a in legal_set}, rng)
         if phase == "take":
             return pick_best({a: self._give_value(hand, k) + (50.0 if k == DEFUSE else 0.0)
                               for k, a in groups["take"].items() if a in legal_set}, rng)

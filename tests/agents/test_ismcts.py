@@ -164,6 +164,83 @@ def test_resampling_is_canonical_for_every_game() -> None:
                     == engine.resample(other, seat, np.random.default_rng(2))), (game, players)
 
 
+def _after_secret_choices(kit: Any, players: int, options: dict[str, Any], seed: int,
+                          wanted: int) -> list[tuple[Any, Any, int]]:
+    """``(state_a, state_b, seat)`` triples from random play: the states after two
+    alternatives of one secret choice (the kit's ``choice_visibility``: same public
+    part, e.g. two Mouse Trapper depths, two insert depths, two face-down bids),
+    applied with the same generator state, and the next seat to act, which is not
+    party to the secret and so cannot tell the two states apart."""
+    env = kit.make_env(num_players=players, **options)
+    engine = engine_of_env(env)
+    rng = np.random.default_rng(seed)
+    found: list[tuple[Any, Any, int]] = []
+    game = 0
+    while len(found) < wanted and game < 40:
+        env.reset(seed=seed + game)
+        game += 1
+        while env.agents and len(found) < wanted:
+            agent = env.agent_selection
+            if env.terminations[agent]:
+                env.step(None)
+                continue
+            state = env.game_state
+            legal = env.legal_actions()
+            groups: dict[Any, list[int]] = {}
+            for action in legal:
+                label, parties = kit.choice_visibility(state, action)
+                groups.setdefault(label, []).append(action)
+            secret = next((members for members in groups.values() if len(members) > 1), [])
+            # Two alternatives after which the next seat to act is party to neither.
+            for first in secret[:-1]:
+                after = []
+                for action in (first, secret[-1]):
+                    twin = np.random.default_rng()
+                    twin.bit_generator.state = env.np_random.bit_generator.state
+                    clone = state.clone()
+                    engine.apply(clone, action, twin)
+                    after.append(clone)
+                if engine.is_over(after[0]):
+                    break
+                seat = engine.to_act(after[0])
+                parties = (kit.choice_visibility(state, first)[1]
+                           | kit.choice_visibility(state, secret[-1])[1])
+                if not parties >> seat & 1 and after[0] != after[1]:
+                    found.append((after[0], after[1], seat))
+                    break
+            env.step(legal[int(rng.integers(len(legal)))])
+    return found
+
+
+HIDDEN_EVENT_CASES = [("power_hungry_pets", 3, {}), ("power_hungry_pets", 5, {}),
+                      ("exploding_kittens", 3, {}), ("exploding_kittens", 5, {}),
+                      ("exploding_kittens", 3, {"expansions": ("streaking",)}),
+                      ("karel_kakelaar", 3, {}), ("karel_kakelaar", 5, {})]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), HIDDEN_EVENT_CASES,
+                         ids=[f"{g}-{n}p{'-streaking' if o else ''}"
+                              for g, n, o in HIDDEN_EVENT_CASES])
+def test_the_move_does_not_depend_on_another_seats_secret_choice(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    """Hidden *events*, not only hidden cards: after two alternatives of another seat's
+    secret choice (where a card went back, a bid face down), the next seat to act sees
+    the same, so its search (same generator) must be the same, tree statistics included."""
+    from tests.common.kits import KITS
+
+    name = game + ("_streaking" if options else "")
+    kit = next(k for k in KITS if k.name == name)
+    pairs = _after_secret_choices(kit, players, options, seed=60, wanted=3)
+    assert pairs, "no secret choice was met: the test cannot fail"
+    policy = IsmctsPolicy(game, players, options, settings=IsmctsSettings(
+        iterations=30, prior="none" if game == "exploding_kittens" else "heuristic"))
+    for state_a, state_b, seat in pairs:
+        engine = policy.engine
+        assert engine.observe(state_a, seat).tolist() == engine.observe(state_b, seat).tolist()
+        assert _root_stats(policy, state_a, seat, 3) == _root_stats(policy, state_b, seat, 3)
+
+
 # ----------------------------------------------------------------- the adapters
 
 

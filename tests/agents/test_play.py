@@ -27,6 +27,7 @@ class Replay:
     legal: list[list[int]] = field(default_factory=list)
     views: list[str] = field(default_factory=list)
     full_views: list[str] = field(default_factory=list)
+    narrations: list[list[str]] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     winners: frozenset[int] = frozenset()
     human_return: float = 0.0
@@ -57,6 +58,7 @@ def replay(name: str, n: int, seat: int, seed: int, pick: Pick, bot_spec: str = 
         out.legal.append(legal)
         out.views.append(env.render_text(seat))
         out.full_views.append(env.render_text("full"))
+        out.narrations.append(env.narrate(seat, env.since_last_move(seat)))
         out.actions.append(action)
         out.names.append(env.action_name(action))
         env.step(action)
@@ -110,6 +112,27 @@ def test_a_whole_game_answered_with_action_names(name: str) -> None:
     status, text = run(name, n, seat, seed, [action.upper() for action in script.names])
     assert status == 0 and "Game over." in text
     assert "not legal" not in text and "unknown action" not in text
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_each_view_tells_what_happened_since_the_last_move(name: str) -> None:
+    """Issue 16, finding 4: before each of the human's moves, every event since its
+    last move is told as that seat saw it (the game's record, in words), so that a
+    human can follow the opponents' plays."""
+    n, seat, seed = 3, 1, 11
+    script = replay(name, n, seat, seed, first)
+    status, text = run(name, n, seat, seed, [str(a) for a in script.actions])
+    assert status == 0
+    told = 0
+    position = 0
+    for lines in script.narrations:
+        block = "Since your last move:\n" + "".join(f"  {line}\n" for line in lines)
+        if lines:
+            found = text.find(block, position)
+            assert found >= 0, f"the view does not tell:\n{block}"
+            position = found + len(block)
+            told += sum("player_0" in line or "player_2" in line for line in lines)
+    assert told, "no opponent's move was ever told: the test cannot fail"
 
 
 def test_opponents_one_per_seat() -> None:

@@ -12,14 +12,17 @@ from ek_env import encoding as ek_encoding
 from ek_env import env as ek_env_factory
 from ek_env import rules as ek_rules
 from ek_env.invariants import check_invariants as ek_invariants
+from ek_env.record import choice_visibility as ek_choice_visibility
 from kakelaar_env import encoding as kakelaar_encoding
 from kakelaar_env import env as kakelaar_env_factory
 from kakelaar_env import rules as kakelaar_rules
 from kakelaar_env.invariants import check_invariants as kakelaar_invariants
+from kakelaar_env.record import choice_visibility as kakelaar_choice_visibility
 from phpets_env import encoding as phpets_encoding
 from phpets_env import env as phpets_env_factory
 from phpets_env import rules as phpets_rules
 from phpets_env.invariants import check_invariants as phpets_invariants
+from phpets_env.record import choice_visibility as phpets_choice_visibility
 
 PHPETS = GameKit(
     name="power_hungry_pets",
@@ -29,6 +32,7 @@ PHPETS = GameKit(
     move_to_action=phpets_encoding.move_to_action,
     resample_hidden=phpets_rules.resample_hidden,
     invariants=phpets_invariants,
+    choice_visibility=phpets_choice_visibility,
     option_sets=(
         {},
         {"robovac": "duel_only", "final_tie": "nobody", "start_player": "rotate"},
@@ -45,6 +49,7 @@ EK = GameKit(
     move_to_action=ek_encoding.move_to_action,
     resample_hidden=ek_rules.resample_hidden,
     invariants=ek_invariants,
+    choice_visibility=ek_choice_visibility,
     option_sets=(
         {},
         {"hand_size": 4, "deck_defuses": "2024", "attack_stacking": "stack",
@@ -76,6 +81,7 @@ KAKELAAR = GameKit(
     move_to_action=kakelaar_encoding.move_to_action,
     resample_hidden=kakelaar_rules.resample_hidden,
     invariants=kakelaar_invariants,
+    choice_visibility=kakelaar_choice_visibility,
     option_sets=(
         {},
         {"worm_counts": (8, 6, 5, 4, 4, 3, 3, 3), "reward": "score_difference"},

@@ -13,6 +13,9 @@ CONFIGS = configurations()
 #: two games): 20 games of two players, fewer at large tables with long games.
 LEAK_PROBES = 20_000
 IDS = [f"{kit.name}-{n}p" for kit, n in CONFIGS]
+#: Decisions the choice checks probe per configuration, beyond which no new game
+#: starts (at least two games; every legal alternative is tried at each decision).
+CHOICE_PROBES = 600
 OPTION_CONFIGS = [(kit, n, opts) for kit, n in CONFIGS for opts in kit.option_sets]
 OPTION_IDS = [f"{kit.name}-{n}p-{'-'.join(map(str, o.values())) or 'default'}"
               for kit, n, o in OPTION_CONFIGS]
@@ -55,6 +58,19 @@ def test_no_leaks(kit: GameKit, num_players: int, options: dict) -> None:
     compared = testing.check_no_leaks(kit, num_players, games=20, options=options,
                                       probe_budget=LEAK_PROBES)
     assert compared > 0
+
+
+@pytest.mark.parametrize(("kit", "num_players", "options"), OPTION_CONFIGS, ids=OPTION_IDS)
+def test_choices_private_stay_private_and_public_are_seen(
+    kit: GameKit, num_players: int, options: dict
+) -> None:
+    """Both choice checks and the resample check in one pass (cardgym.testing.check_choices):
+    the same games as the leak test, fewer decisions (each tries every alternative)."""
+    report = testing.check_choices(kit, num_players, games=20, options=options,
+                                   probe_budget=CHOICE_PROBES)
+    assert report.private_pairs > 0, "no secret choice was met: the private check cannot fail"
+    assert report.resamples > 0
+    assert report.public_pairs > 0, "no public choice was met: the public check cannot fail"
 
 
 FUZZ_CONFIGS = [(kit, n, games) for kit in KITS

@@ -456,11 +456,11 @@ def test_a_played_kind_plays_the_marked_copy_first() -> None:
     assert marked(state, 0) == []
 
 
-def test_a_given_kind_gives_the_marked_copy_first_and_it_is_not_marked_after() -> None:
+def test_a_given_marked_copy_is_not_marked_after() -> None:
     state, rng = smake([[FAVOR], [SKIP, SKIP], [NOPE]], [KITTEN, BEARD], first=0,
                        marked=[[], [SKIP], []])
     play_and_pass(state, rng, PlayCard(FAVOR, 1))
-    apply(state, Give(SKIP), rng)
+    apply(state, Give(SKIP, marked=True), rng)
     assert cards(state, 0) == [SKIP] and cards(state, 1) == [SKIP]
     assert marked(state, 0) == [] and marked(state, 1) == []
 
@@ -500,7 +500,7 @@ def test_a_marked_card_put_into_the_deck_by_garbage_collection() -> None:
     state, rng = smake([[GC], [SKIP, SKIP], [MELON]], [KITTEN], first=0,
                        marked=[[], [SKIP], []])
     play_and_pass(state, rng, PlayCard(GC))
-    apply_all(state, [Garbage(SKIP), Garbage(MELON)], rng)
+    apply_all(state, [Garbage(SKIP, marked=True), Garbage(MELON)], rng)
     assert cards(state, 1) == [SKIP] and marked(state, 1) == []
 
 

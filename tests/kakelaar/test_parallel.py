@@ -14,6 +14,7 @@ from pettingzoo.test import parallel_api_test, parallel_seed_test
 import cardgym  # noqa: F401 (registers the envs)
 from cardgym.errors import IllegalMoveError
 from kakelaar_env import env, parallel_env
+from kakelaar_env.encoding import OBSERVATION_SPEC
 from kakelaar_env.env import ENV_ID
 from kakelaar_env.state import HEN_STAGE
 
@@ -155,3 +156,33 @@ def test_render() -> None:
     full = parallel_env(num_players=3, render_mode="ansi")
     full.reset(seed=0)
     assert "full view" in (full.render() or "")
+
+
+def test_render_narrates_the_last_step_as_the_seat_saw_it() -> None:
+    game = parallel_env(num_players=3, render_mode="ansi", render_seat=1)
+    game.reset(seed=0, options={"scenario": {"tractor": 0, "deck_top": ["w8", "w1", "w4"]}})
+    bids = {"player_0": "bid:chicken_7", "player_1": "bid:chicken_3", "player_2": "bid:chicken_5"}
+    game.step({agent: game.action_index(name) for agent, name in bids.items()})
+    text = game.render() or ""
+    assert "In the last step:" in text
+    assert "you bid chicken_3 face down" in text and "player_0 bid a card face down" in text
+    assert "player_0 took position 1: worm_8" in text and "you took position 3: worm_4" in text
+    full = parallel_env(num_players=3, render_mode="ansi")
+    full.reset(seed=0, options={"scenario": {"tractor": 0}})
+    full.step({agent: full.action_index(name) for agent, name in bids.items()})
+    assert "player_0 bid chicken_7 face down" in (full.render() or "")
+
+
+def test_the_record_reaches_every_agent_of_the_parallel_env() -> None:
+    """Each step returns every agent's observation with the stage's public record, the
+    same as the AEC env's (the log itself is part of the state both envs compare)."""
+    game = parallel_env(num_players=3)
+    game.reset(seed=0, options={"scenario": {"tractor": 0, "deck_top": ["w8", "w1", "w4"]}})
+    names = {"player_0": "bid:chicken_7", "player_1": "bid:chicken_3", "player_2": "bid:chicken_5"}
+    observations, *_ = game.step({a: game.action_index(n) for a, n in names.items()})
+    spec = game.observation_space("player_0")["observation"]
+    assert spec.shape == (OBSERVATION_SPEC.size,)
+    for seat, agent in enumerate(game.possible_agents):
+        record = OBSERVATION_SPEC.unpack(observations[agent]["observation"])["recent_moves"]
+        position_of_seat_0 = int(np.argmax(record[(0 - seat) % 3][:5])) + 1
+        assert position_of_seat_0 == 1

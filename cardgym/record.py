@@ -1,0 +1,86 @@
+"""The public record of a game: what happened at the table, as each seat saw it.
+
+Every game keeps a log of :class:`Event` in its state, appended by the engine as
+moves resolve: who did what, at whom, naming which card, with what result. Most of
+an event is public (RULES.md §1: every announced choice, every card played face up,
+every reveal); an event may also carry one *secret* detail (the card given to a
+Favor, the depth a kitten went back to) that only the seats in ``seen_by`` saw.
+
+The log serves three readers, all through :meth:`Event.as_seen_by`, so that none of
+them can read a secret its seat did not see:
+
+- each game's encoder, which writes the newest events into a ``recent_moves``
+  field of the observation (the public part only);
+- the narration of ``cardgym play`` and of the ``ansi`` render (the events since a
+  seat's last turn, in words, secrets included where that seat saw them);
+- the conformance kit's choice checks (:func:`cardgym.testing.check_public_choices`).
+
+What an event's integer fields mean (``what`` codes, card ids or values) is each
+game's own; a game names its codes and describes events in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+#: ``actor`` or ``target`` of an event that no seat did or received (a shuffle, a deal).
+TABLE: Final = -1
+#: An integer field with nothing in it.
+NONE: Final = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened, in the game's own codes.
+
+    Attributes:
+        actor: the seat that acted, or :data:`TABLE`.
+        what: the game's code for the kind of event.
+        target: the seat the event was aimed at, or :data:`NONE`.
+        card: a public card (kind or value, the game's own), e.g. the card played
+            or named, or :data:`NONE`.
+        result: a public result code (hit or miss, a count), or :data:`NONE`.
+        secret: a detail only the seats in ``seen_by`` saw, or :data:`NONE`.
+        seen_by: bit mask of the seats that saw ``secret`` (bit ``s`` for seat ``s``).
+    """
+
+    actor: int
+    what: int
+    target: int = NONE
+    card: int = NONE
+    result: int = NONE
+    secret: int = NONE
+    seen_by: int = 0
+
+    def as_seen_by(self, seat: int) -> Event:
+        """The event as ``seat`` saw it: the secret blanked unless ``seat`` saw it."""
+        if self.secret == NONE or self.seen_by >> seat & 1:
+            return self
+        return replace(self, secret=NONE, seen_by=0)
+
+
+def blank_unseen(log: Sequence[Event], seat: int) -> list[Event]:
+    """A copy of ``log`` with every secret ``seat`` did not see blanked: the log of a
+    state resampled for ``seat`` (search must not read what its seat did not see)."""
+    out = list(log)
+    for index, event in enumerate(out):
+        if event.secret != NONE and not event.seen_by >> seat & 1:
+            out[index] = Event(event.actor, event.what, event.target, event.card, event.result)
+    return out
+
+
+def events_as_seen_by(log: Sequence[Event], seat: int, start: int = 0) -> list[Event]:
+    """The events of ``log`` from index ``start`` on, as ``seat`` saw them."""
+    return [event.as_seen_by(seat) for event in log[start:]]
+
+
+def newest_first(log: Sequence[Event], seat: int, count: int) -> list[Event]:
+    """The last ``count`` events of ``log`` (fewer early in the game), newest first,
+    as ``seat`` saw them."""
+    first = max(len(log) - count, 0)
+    return [log[i].as_seen_by(seat) for i in range(len(log) - 1, first - 1, -1)]
+
+
+__all__ = ["NONE", "TABLE", "Event", "blank_unseen", "events_as_seen_by", "newest_first"]
