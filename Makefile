@@ -32,7 +32,7 @@ $(VENV)/.installed: $(VENV)/bin/python pyproject.toml
 venv install install-train: $(VENV)/.installed
 
 demo: $(VENV)/.installed
-	$(PY) -m cardgym demo
+	$(PY) -m cardgym demo --overwrite
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .

@@ -17,19 +17,24 @@ from typing import Any, TextIO
 
 from agents.rllib import commands as rllib_commands
 from agents.single_agent import SELF
-from agents.train import TrainArgs
+from agents.train import MODEL_FILES, TrainArgs
 from cardgym.cli import (
     UsageError,
     add_option_argument,
+    add_progress_argument,
     add_trust_argument,
     check_specs,
     checked_table,
+    discount,
     game_name,
+    non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
+    run_name,
     trusted_specs,
 )
+from cardgym.progress import Progress
 from cardgym.registration import GAMES, find_game, short_name
 
 DEFAULTS = TrainArgs(game="power_hungry_pets")
@@ -65,8 +70,11 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
                         help="seed of the environments and of PyTorch")
     parser.add_argument("--output", type=Path, default=DEFAULTS.output, metavar="DIR",
                         help="runs go to DIR/GAME-Np-seedS/")
-    parser.add_argument("--run-name", default=None, metavar="NAME",
-                        help="the run's folder name instead of GAME-Np-seedS")
+    parser.add_argument("--run-name", type=run_name, default=None, metavar="NAME",
+                        help="the run's folder name under --output, instead of GAME-Np-seedS")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the model of an earlier run in the same folder "
+                             "(without it, such a run is refused and nothing is written)")
     parser.add_argument("--n-envs", type=positive_int, default=DEFAULTS.n_envs, metavar="E",
                         help="environments stepped together")
     parser.add_argument("--subprocess", action="store_true",
@@ -86,12 +94,16 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
                         help="rollout steps per environment between updates")
     parser.add_argument("--batch-size", type=positive_int, default=DEFAULTS.batch_size)
     parser.add_argument("--n-epochs", type=positive_int, default=DEFAULTS.n_epochs)
-    parser.add_argument("--gamma", type=positive_float, default=DEFAULTS.gamma)
-    parser.add_argument("--ent-coef", type=float, default=DEFAULTS.ent_coef)
+    parser.add_argument("--gamma", type=discount, default=DEFAULTS.gamma,
+                        help="discount factor, in (0, 1]")
+    parser.add_argument("--ent-coef", type=non_negative_float, default=DEFAULTS.ent_coef,
+                        help="entropy coefficient, a finite number >= 0")
     parser.add_argument("--net-arch", type=positive_int, nargs="+",
                         default=list(DEFAULTS.net_arch), metavar="UNITS",
                         help="hidden layer sizes of the policy and value networks")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress bar (there is none anyway when stderr is not a "
+                             "terminal)")
     parser.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard logs")
     add_option_argument(parser)
     add_trust_argument(parser)
@@ -103,9 +115,7 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
     game, players, options = checked_table(args, args.players, args.players)
     check_specs([spec for spec in args.opponents if spec != SELF], game, players, options)
     check_specs(args.eval_opponents, game, players, options)
-    if args.gamma > 1:
-        raise UsageError(f"--gamma: must be in (0, 1], got {args.gamma}")
-    return TrainArgs(
+    settings = TrainArgs(
         game=game.env_id, players=players, timesteps=args.timesteps,
         opponents=tuple(args.opponents), options=options, seed=args.seed,
         n_envs=args.n_envs, subprocess=args.subprocess, output=args.output,
@@ -115,7 +125,20 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
         n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
         gamma=args.gamma, ent_coef=args.ent_coef, net_arch=tuple(args.net_arch),
         progress=not args.no_progress, tensorboard=not args.no_tensorboard,
+        overwrite=args.overwrite,
     )
+    check_run_folder(settings.run_dir, MODEL_FILES, settings.overwrite)
+    return settings
+
+
+def check_run_folder(run_dir: Path, names: tuple[str, ...], overwrite: bool) -> None:
+    """Raise :class:`UsageError` if ``run_dir`` holds an earlier run and not ``overwrite``."""
+    from agents.train import refuse_overwrite
+
+    try:
+        refuse_overwrite(run_dir, names, overwrite)
+    except FileExistsError as error:
+        raise UsageError(str(error)) from None
 
 
 def run_train(args: argparse.Namespace, out: TextIO) -> int:
@@ -156,19 +179,33 @@ def configure_demo(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", type=Path, default=Path("runs"), metavar="DIR",
                         help="the model goes to DIR/demo/")
     parser.add_argument("--workers", type=positive_int, default=2, metavar="W",
-                        help="evaluation processes")
+                        help="evaluation processes (the result does not depend on it)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the model of an earlier demo in DIR/demo/ (make demo "
+                             "passes it; without it, an earlier demo is kept and nothing runs)")
+    add_progress_argument(parser)
 
 
 def run_demo(args: argparse.Namespace, out: TextIO) -> int:
     _require_train_extra()
+    import torch
+
     from agents.evaluate import evaluate
     from agents.train import train
 
-    started = time.perf_counter()
     settings = TrainArgs(game=DEMO_GAME, players=2, timesteps=args.timesteps,
                          seed=args.seed, output=args.output, run_name="demo",
                          checkpoint_every=max(args.timesteps // 5, 1),
-                         eval_every=args.timesteps, eval_games=100, progress=sys.stderr.isatty())
+                         eval_every=args.timesteps, eval_games=100,
+                         progress=not args.no_progress, overwrite=args.overwrite)
+    check_run_folder(settings.run_dir, MODEL_FILES, settings.overwrite)
+    if any((settings.run_dir / name).exists() for name in MODEL_FILES):
+        print(f"demo: replacing the earlier demo model in {settings.run_dir} (--overwrite)",
+              file=sys.stderr)
+    # The figures depend on the seed and on torch's float kernels: one thread for
+    # training and for every evaluation process (ModelPolicy.load pins it there too).
+    torch.set_num_threads(1)
+    started = time.perf_counter()
     print(f"demo: training MaskablePPO on {DEMO_GAME} (2 players) for {args.timesteps} steps "
           f"against random, heuristic and its own checkpoints ...", file=sys.stderr)
     path = train(settings)
@@ -178,13 +215,17 @@ def run_demo(args: argparse.Namespace, out: TextIO) -> int:
     for agent, opponent in ((model, "random"), (model, "heuristic"), ("heuristic", "random")):
         print(f"demo: evaluating {agent} against {opponent} ({args.games} games) ...",
               file=sys.stderr)
-        result = evaluate(find_game(DEMO_GAME), 2, [agent, opponent], games=args.games,
-                          seed=args.seed, workers=args.workers)
+        with Progress(args.games, "demo eval", "match", enabled=not args.no_progress) as bar:
+            result = evaluate(find_game(DEMO_GAME), 2, [agent, opponent], games=args.games,
+                              seed=args.seed, workers=args.workers, progress=bar.update)
         rows.append((agent, opponent, result.agents[0]))
     lines = [f"MaskablePPO on two-player Power Hungry Pets: {args.timesteps} training steps "
              f"in {trained:.0f} s, seed {args.seed}; model {path}.",
              f"Evaluation: {args.games} matches per pairing, seats alternating; a win is a "
-             "match won.", "",
+             "match won.",
+             f"The figures depend on the seed and on the float arithmetic of torch "
+             f"{torch.__version__.split('+')[0]} on this CPU (1 thread, pinned); not on "
+             "--workers.", "",
              "| agent | opponent | matches | wins | win rate | 95% CI |", "|---|---|---|---|---|---|"]
     for agent, opponent, result in rows:
         low, high = result.interval

@@ -42,7 +42,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -350,7 +350,8 @@ class EvalRequest:
 
 def evaluate(game: GameEntry | str, num_players: int, agent_specs: Sequence[AgentSpec],
              games: int, seed: int = 0, workers: int = 2,
-             options: Mapping[str, Any] | None = None, match_length: int = 1) -> EvalResult:
+             options: Mapping[str, Any] | None = None, match_length: int = 1,
+             progress: Callable[[int], None] | None = None) -> EvalResult:
     """Play ``games`` seeded games and count who won.
 
     Args:
@@ -365,6 +366,8 @@ def evaluate(game: GameEntry | str, num_players: int, agent_specs: Sequence[Agen
         workers: processes; 1 plays in this process. The result does not depend on it.
         options: rule options of the game.
         match_length: games per best-of-N match (games without rounds only).
+        progress: called with the number of games just finished, as batches finish
+            (a progress bar's ``update``).
 
     Raises:
         ValueError: a bad size, seat count, agent count or match length;
@@ -372,7 +375,7 @@ def evaluate(game: GameEntry | str, num_players: int, agent_specs: Sequence[Agen
             (both ``ValueError``).
     """
     request = EvalRequest(game, num_players, agent_specs, games, seed, options, match_length)
-    return evaluate_many([request], workers)[0]
+    return evaluate_many([request], workers, progress)[0]
 
 
 def _check(request: EvalRequest) -> tuple[GameEntry, dict[str, Any], list[AgentSpec], list[int]]:
@@ -398,11 +401,13 @@ def _check(request: EvalRequest) -> tuple[GameEntry, dict[str, Any], list[AgentS
     return entry, rule_options, specs, spec_of_agent
 
 
-def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2) -> list[EvalResult]:
+def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
+                  progress: Callable[[int], None] | None = None) -> list[EvalResult]:
     """Play several runs on one process pool; one result per request, in order.
 
     Each result is the one :func:`evaluate` gives for its request alone;
-    ``seconds`` is the wall time of the whole call, shared by all.
+    ``seconds`` is the wall time of the whole call, shared by all. ``progress``
+    is called with the number of games of each batch as it finishes.
     """
     if workers <= 0:
         raise ValueError(f"workers must be positive, got {workers}")
@@ -424,12 +429,17 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2) -> list[Eva
     if workers == 1 or len(jobs) == 1:
         for number, job in zip(owner, jobs, strict=True):
             records[number].extend(_play_games(job))
+            if progress is not None:
+                progress(len(job[5]))
     else:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context,
                                  initializer=_exit_with_parent) as pool:
-            for number, chunk_records in zip(owner, pool.map(_play_games, jobs), strict=True):
+            for number, job, chunk_records in zip(owner, jobs, pool.map(_play_games, jobs),
+                                                  strict=True):
                 records[number].extend(chunk_records)
+                if progress is not None:
+                    progress(len(job[5]))
     seconds = time.perf_counter() - start
     results = []
     for request, (entry, rule_options, specs, spec_of_agent), run_records in zip(

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.sb3 import ModelError, card_path, read_card, write_card
+from agents.sb3 import ModelError, card_path, players_problem, read_card, write_card
 from cardgym.registration import GameEntry, find_game
 
 __all__ = [
@@ -238,12 +238,14 @@ def load_network(weights: str | Path, game: GameEntry | None = None,
     Args:
         weights: the ``.safetensors`` file; its card ``.json`` must be beside it.
         game: the game to play; default the one the card names.
-        num_players: seats at the table (the spaces do not depend on it).
+        num_players: seats at the table; it must be the card's ``players`` (the
+            spaces do not depend on it, but the model learned one table size).
         options: rule options of the game.
 
     Raises:
-        ModelError: a missing file or card, a card for another game, or tensors that
-            do not fit the network the card and the game describe.
+        ModelError: a missing file or card, a card for another game or another
+            player count, or tensors that do not fit the network the card and the game
+            describe.
     """
     weights = Path(weights)
     if not weights.is_file():
@@ -259,6 +261,9 @@ def load_network(weights: str | Path, game: GameEntry | None = None,
             raise ModelError(f"{weights}: {error}") from None
     elif card.get("game") != game.env_id:
         raise ModelError(f"{weights} was trained on {card.get('game')}, not {game.env_id}")
+    problem = players_problem(card, weights, num_players)
+    if problem:
+        raise ModelError(problem)
     section = _section(card, weights)
     observation_space, action_space = _game_spaces(game, num_players, options)
     recorded = (tuple(section.get("observation_shape") or ()), section.get("actions"))

@@ -39,6 +39,24 @@ def read_card(model_path: str | Path) -> dict[str, Any] | None:
     return json.loads(path.read_text())  # type: ignore[no-any-return]
 
 
+def players_problem(card: Mapping[str, Any], model_path: str | Path,
+                    num_players: int | None) -> str | None:
+    """Why a model whose card is ``card`` cannot play at a table of ``num_players``,
+    or None when it can (or when either side does not say).
+
+    The observation and action layouts do not depend on the player count (absent
+    seats are masked), so a model would run at any table; but it learned one table
+    size, and playing it at another is almost always a mistake.
+    """
+    trained = card.get("players")
+    if num_players is None or not isinstance(trained, int) or trained == num_players:
+        return None
+    game = str(card.get("game", "its game"))
+    return (f"{model_path} was trained for {trained} players, not {num_players}: use it at a "
+            f"{trained}-player table, or train one for {num_players} players (cardgym train "
+            f"{game.split('/')[-1].rsplit('-v', 1)[0]} --players {num_players})")
+
+
 def write_card(model_path: str | Path, card: Mapping[str, Any]) -> Path:
     path = card_path(model_path)
     path.write_text(json.dumps(dict(card), indent=2, sort_keys=True, default=str) + "\n")
@@ -78,8 +96,8 @@ class ModelPolicy:
                 it. Unpickling runs any code the file carries.
 
         Raises:
-            ModelError: if the file is missing or was trained for another game or
-                observation layout; ``PickleRefusedError`` (a ``ModelError``) for a zip
+            ModelError: if the file is missing or was trained for another game, player
+                count (the card's ``players``) or observation layout; ``PickleRefusedError`` (a ``ModelError``) for a zip
                 without a policy file, unless ``trust_pickle``.
         """
         import torch
@@ -102,6 +120,9 @@ class ModelPolicy:
         card = read_card(archive)
         if card is not None and game is not None and card.get("game") != game.env_id:
             raise ModelError(f"{archive} was trained on {card.get('game')}, not {game.env_id}")
+        problem = None if card is None else players_problem(card, archive, num_players)
+        if problem:
+            raise ModelError(problem)
         if not trust_pickle:
             raise PickleRefusedError(archive)
         model = unpickle_model(archive)

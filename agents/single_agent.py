@@ -27,14 +27,20 @@ from cardgym.registration import GameEntry, find_game
 SELF = "self"
 
 
+#: What an illegal learner action does: raise, or end the game with -1 for the learner.
+ILLEGAL_ACTIONS = ("raise", "lose")
+
+
 def make_game_env(game: GameEntry, num_players: int,
-                  options: Mapping[str, Any] | None = None) -> CardGameEnv[Any]:
-    """The game's AEC env (its ``env()`` factory) with rule ``options``."""
+                  options: Mapping[str, Any] | None = None, **env_kwargs: Any) -> CardGameEnv[Any]:
+    """The game's AEC env (its ``env()`` factory) with rule ``options`` and env
+    arguments such as ``illegal_action``."""
     import importlib
 
     module, _, name = game.entry_point.partition(":")
     factory = getattr(importlib.import_module(module), name)
-    return factory(num_players=num_players, **dict(options or {}))  # type: ignore[no-any-return]
+    return factory(num_players=num_players, **dict(options or {}),  # type: ignore[no-any-return]
+                   **env_kwargs)
 
 
 class OpponentPool:
@@ -101,9 +107,18 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
         opponents: agent specs for the pool (see :class:`OpponentPool`).
         options: rule options of the game.
         learner_seat: a fixed seat for the learner; ``None`` draws one per episode.
+        illegal_action: what a learner action outside its mask does: ``"raise"``
+            (default) raises :class:`~cardgym.errors.IllegalMoveError` and changes
+            nothing; ``"lose"`` ends the episode with reward -1 for the learner (and
+            a warning), as PettingZoo's ``TerminateIllegalWrapper`` does. Checkers
+            that step unmasked random actions, Stable-Baselines3's and Gymnasium's
+            ``check_env``, need ``"lose"``; MaskablePPO never takes an illegal action.
 
     Observations are the learner's flat float32 vector; ``action_masks()`` gives its
     legal actions. ``info`` holds ``learner_seat`` and the opponents' labels.
+    ``step`` takes an integer action (``int``, a NumPy integer or a 0-d integer
+    array); anything else (``2.9``, ``"2"``, ``True``) raises ``IllegalMoveError``
+    whatever ``illegal_action`` says.
     """
 
     metadata = {"render_modes": []}
@@ -111,9 +126,15 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
     def __init__(self, game: str, num_players: int = 2,
                  opponents: Sequence[str] = ("random",),
                  options: Mapping[str, Any] | None = None,
-                 learner_seat: int | None = None) -> None:
+                 learner_seat: int | None = None, illegal_action: str = "raise") -> None:
         super().__init__()
         self.game = find_game(game)
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed: "
+                             f"{', '.join(map(repr, ILLEGAL_ACTIONS))}")
+        if options and "illegal_action" in options:
+            raise ValueError("illegal_action is an argument of SingleAgentEnv, not a rule "
+                             "option: SingleAgentEnv(..., illegal_action='lose')")
         if num_players not in self.game.player_counts:
             raise ValueError(f"{self.game.env_id} takes {list(self.game.player_counts)} players, "
                              f"not {num_players}")
@@ -121,7 +142,9 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
             raise ValueError(f"learner_seat must be 0..{num_players - 1}, got {learner_seat}")
         self.num_players = num_players
         self.options = dict(options or {})
-        self.aec = make_game_env(self.game, num_players, self.options)
+        self.illegal_action = illegal_action
+        self.aec = make_game_env(self.game, num_players, self.options,
+                                 illegal_action=illegal_action)
         agent = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(agent)["observation"]  # type: ignore[index]
         self.action_space = self.aec.action_space(agent)
@@ -155,7 +178,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
     def step(self, action: Any) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         if self.aec.agent_selection != self.learner:
             raise RuntimeError("step() called after the learner's episode ended; call reset()")
-        self.aec.step(int(action))
+        self.aec.step(_integer_action(action, self.action_space))
         self.last_actor = self.aec.agent_name_mapping[self.learner]
         done = self._play_opponents()
         reward = float(self.aec._cumulative_rewards.get(self.learner, 0.0))
@@ -196,3 +219,15 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
     def _info(self) -> dict[str, Any]:
         return {"learner_seat": self.aec.agent_name_mapping[self.learner],
                 "opponents": dict(self.labels)}
+
+
+def _integer_action(action: Any, space: Any) -> int:
+    """``action`` as an int if it is an integer (``int``, a NumPy integer or a 0-d
+    integer array); ``2.9``, ``"2"`` or ``True`` are refused, never truncated."""
+    from cardgym.errors import IllegalMoveError
+
+    value = action[()] if isinstance(action, np.ndarray) and action.shape == () else action
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise IllegalMoveError(f"action must be an integer in 0..{space.n - 1}, got {action!r} "
+                               f"of type {type(action).__name__}")
+    return int(value)

@@ -19,6 +19,9 @@ are kept in the pool). A run writes into ``OUTPUT/GAME-Np-seedS/``:
 - ``checkpoints/step_N.zip`` with their policy files and cards (the ``self`` pool
   plays the policy files); ``tb/`` (TensorBoard logs: ``tensorboard --logdir``);
 - ``eval.csv``: the periodic evaluation, win rate against each evaluation opponent.
+
+A run never writes outside ``OUTPUT`` (the run name is one folder name), and never
+replaces the model of an earlier run unless ``overwrite`` (``--overwrite``) says so.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from cardgym.progress import Progress
 from cardgym.registration import find_game, short_name
 
 
@@ -60,14 +64,58 @@ class TrainArgs:
     gamma: float = 0.99
     ent_coef: float = 0.01
     net_arch: tuple[int, ...] = (256, 256)
+    #: A progress bar with the time left, on stderr when it is a terminal.
     progress: bool = True
     tensorboard: bool = True
     verbose: int = 0
+    overwrite: bool = False
 
     @property
     def run_dir(self) -> Path:
         name = self.run_name or f"{short_name(find_game(self.game).env_id)}-{self.players}p-seed{self.seed}"
-        return Path(self.output) / name
+        return run_folder(self.output, name)
+
+
+#: The files of a finished sb3 run that a new run in the same folder would replace.
+MODEL_FILES = ("model.zip", "model.safetensors", "model.json")
+
+
+def check_run_name(name: str) -> str:
+    """``name`` if it is one plain folder name, which keeps a run inside its output folder.
+
+    Raises:
+        ValueError: an empty name, ``.`` or ``..``, a path separator or an absolute
+            path (POSIX or Windows); the message says what is allowed.
+    """
+    from pathlib import PurePosixPath, PureWindowsPath
+
+    if (not name or name in (".", "..") or "/" in name or "\\" in name
+            or PurePosixPath(name).is_absolute() or PureWindowsPath(name).is_absolute()):
+        raise ValueError(f"must be one folder name (no '/', '..' or absolute path; the run "
+                         f"goes under the output folder), got {name!r}")
+    return name
+
+
+def run_folder(output: str | Path, name: str) -> Path:
+    """``output/name``, after :func:`check_run_name`.
+
+    Raises:
+        ValueError: ``name`` would leave ``output``.
+    """
+    try:
+        return Path(output) / check_run_name(name)
+    except ValueError as error:
+        raise ValueError(f"run_name {error}") from None
+
+
+def refuse_overwrite(run_dir: Path, names: Sequence[str], overwrite: bool) -> None:
+    """Raise ``FileExistsError`` naming the files of an earlier run in ``run_dir``,
+    unless ``overwrite``."""
+    existing = [name for name in names if (run_dir / name).exists()]
+    if existing and not overwrite:
+        raise FileExistsError(f"{run_dir} already holds a run ({', '.join(existing)}); pass "
+                              "--overwrite (overwrite=True) to replace it, or choose another "
+                              "--run-name or --output")
 
 
 def _make_env(game: str, players: int, opponents: Sequence[str], options: Mapping[str, Any],
@@ -105,7 +153,13 @@ def win_rate(model: Any, game: str, players: int, opponent: str, options: Mappin
 
 def train(args: TrainArgs) -> Path:
     """Train and save a model; returns the path of ``model.zip`` (its policy file
-    ``model.safetensors`` and card ``model.json`` beside it)."""
+    ``model.safetensors`` and card ``model.json`` beside it).
+
+    Raises:
+        FileExistsError: the run folder holds an earlier run's model, and not
+            ``args.overwrite``; nothing is written.
+        ValueError: a run name that would leave the output folder.
+    """
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -115,6 +169,7 @@ def train(args: TrainArgs) -> Path:
 
     game = find_game(args.game)
     run_dir = args.run_dir
+    refuse_overwrite(run_dir, MODEL_FILES, args.overwrite)
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
@@ -167,10 +222,23 @@ def train(args: TrainArgs) -> Path:
                 writer.writeheader()
                 writer.writerows(eval_rows)
 
+    class ProgressCallback(BaseCallback):  # type: ignore[misc]
+        """The learner's steps on a progress bar (stderr, on a terminal only)."""
+
+        def __init__(self, bar: Progress) -> None:
+            super().__init__()
+            self.bar = bar
+
+        def _on_step(self) -> bool:
+            self.bar.update(self.num_timesteps - self.bar.done)
+            return True
+
     started = time.perf_counter()
     callback = SelfPlayCallback()
-    model.learn(total_timesteps=args.timesteps, callback=callback, progress_bar=args.progress,
-                tb_log_name="ppo")
+    with Progress(args.timesteps, f"train {short_name(game.env_id)}", "step",
+                  enabled=args.progress) as bar:
+        model.learn(total_timesteps=args.timesteps, callback=[callback, ProgressCallback(bar)],
+                    tb_log_name="ppo")
     seconds = time.perf_counter() - started
     if not eval_rows or eval_rows[-1]["timesteps"] != model.num_timesteps:
         callback._evaluate(model.num_timesteps)
@@ -185,7 +253,8 @@ def train(args: TrainArgs) -> Path:
 
 
 def _card(args: TrainArgs, env_id: str, steps: int, extra: Mapping[str, Any]) -> dict[str, Any]:
-    settings = {k: v for k, v in asdict(args).items() if k not in ("game", "output", "run_name")}
+    settings = {k: v for k, v in asdict(args).items()
+                if k not in ("game", "output", "run_name", "overwrite")}
     return {"game": env_id, "players": args.players, "options": args.options,
             "algorithm": "MaskablePPO (sb3-contrib)", "timesteps": steps,
             "settings": settings, **extra}

@@ -58,6 +58,7 @@ from benchmarks.arena_report import (
     write_readme,
     write_results,
 )
+from cardgym.progress import Progress
 from cardgym.registration import GameEntry, find_game, short_name
 
 __all__ = [
@@ -246,7 +247,8 @@ def _setting_result(game: GameEntry, num_players: int, labels: list[str],
 
 def run_arena(settings: Sequence[tuple[GameEntry | str, int]], agents: Sequence[AgentSpec],
               games: int, seed: int = 0, workers: int = 2, match_length: int = 1,
-              options: Mapping[str, Any] | None = None) -> list[SettingResult]:
+              options: Mapping[str, Any] | None = None,
+              show_progress: bool = False) -> list[SettingResult]:
     """Play the arena at every (game, player count) of ``settings`` on one process pool.
 
     Args:
@@ -259,6 +261,8 @@ def run_arena(settings: Sequence[tuple[GameEntry | str, int]], agents: Sequence[
         match_length: best-of-N matches for the games whose games stand alone
             (Power Hungry Pets plays its matches of rounds whatever this is).
         options: rule options, applied to every game (usually left empty).
+        show_progress: draw a progress bar with the time left on stderr (only when
+            it is a terminal).
 
     Raises:
         ValueError: fewer than two agents, repeated labels, a bad size or match
@@ -289,7 +293,8 @@ def run_arena(settings: Sequence[tuple[GameEntry | str, int]], agents: Sequence[
                 entry, count, [agents[first], agents[second]], games,
                 pairing_seed(seed, entry, count, labels[first], labels[second]),
                 options, length))
-    results = evaluate_many(requests, workers)
+    with Progress(games * len(requests), "arena", "game", enabled=show_progress) as bar:
+        results = evaluate_many(requests, workers, bar.update)
     out = []
     position = 0
     for entry, count, pairs, length in plan:
@@ -356,7 +361,13 @@ def settings_of(args: ArenaArgs) -> list[tuple[GameEntry, int]]:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arena's options (the fields of :class:`ArenaArgs`) to ``parser``."""
-    from cardgym.cli import add_trust_argument, game_name, non_negative_int, positive_int
+    from cardgym.cli import (
+        add_progress_argument,
+        add_trust_argument,
+        game_name,
+        non_negative_int,
+        positive_int,
+    )
 
     defaults = ArenaArgs()
 
@@ -379,6 +390,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=help_of("workers"))
     parser.add_argument("--output", default=None, metavar="DIR", help=help_of("output"))
     parser.add_argument("--update-cards", action="store_true", help=help_of("update_cards"))
+    add_progress_argument(parser)
     parser.add_argument("--write-readme", action="store_true", help=help_of("write_readme"))
     add_trust_argument(parser)
 
@@ -419,7 +431,8 @@ def run(namespace: argparse.Namespace, out: TextIO) -> int:
           f"per pairing, {args.workers} worker(s) ...", file=sys.stderr, flush=True)
     try:
         results = run_arena(settings, args.agents, args.games, args.seed, args.workers,
-                            args.match_length)
+                            args.match_length,
+                            show_progress=not getattr(namespace, "no_progress", False))
     except ImportError as error:
         raise UsageError(f"an agent is not available: {error}") from None
     except ValueError as error:  # AgentSpecError, ModelError, a bad size

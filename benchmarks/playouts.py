@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.engines import Engine, engine_for
+from cardgym.cli import game_name, non_negative_int, positive_float, positive_int
 from cardgym.registration import GAMES, find_game, short_name
 
 
@@ -109,16 +110,15 @@ def table(rows: Sequence[Row]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", default=[short_name(g.env_id) for g in GAMES],
+    parser.add_argument("--games", nargs="+", type=game_name,
+                        default=[short_name(g.env_id) for g in GAMES],
                         help="games (ids or short names); default: all")
-    parser.add_argument("--players", nargs="+", type=int, default=None,
+    parser.add_argument("--players", nargs="+", type=positive_int, default=None,
                         help="player counts; default: every count the game takes")
-    parser.add_argument("--seconds", type=float, default=0.3,
+    parser.add_argument("--seconds", type=positive_float, default=0.3,
                         help="seconds of playouts per game and player count (default 0.3)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
     args = parser.parse_args(argv)
-    if args.seconds <= 0:
-        parser.error("--seconds must be > 0")
     rows = []
     for name in args.games:
         entry = find_game(name)

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from agents.rllib.train import RllibTrainArgs, build_config
+from cardgym.cli import non_negative_int, positive_int
 from cardgym.registration import GAMES, find_game, short_name
 
 
@@ -172,27 +173,24 @@ def parse(argv: list[str] | None = None) -> Args:
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--games", nargs="+", default=defaults.games,
                         help="games by id or short name")
-    parser.add_argument("--players", type=int, default=defaults.players, help="seats per game")
+    parser.add_argument("--players", type=positive_int, default=defaults.players, help="seats per game")
     parser.add_argument("--env-runners", type=int, nargs="+", default=defaults.env_runners,
                         help="env-runner counts to measure (each needs a CPU)")
-    parser.add_argument("--envs-per-env-runner", type=int,
+    parser.add_argument("--envs-per-env-runner", type=positive_int,
                         default=defaults.envs_per_env_runner,
                         help="games each runner steps together (one batched forward pass)")
-    parser.add_argument("--steps", type=int, default=defaults.steps,
+    parser.add_argument("--steps", type=positive_int, default=defaults.steps,
                         help="environment steps per round, split over the runners")
-    parser.add_argument("--rounds", type=int, default=defaults.rounds,
+    parser.add_argument("--rounds", type=positive_int, default=defaults.rounds,
                         help="measured rounds (after one warm-up round)")
-    parser.add_argument("--net-arch", type=int, nargs="+", default=list(defaults.net_arch),
+    parser.add_argument("--net-arch", type=positive_int, nargs="+", default=list(defaults.net_arch),
                         help="hidden layers of the PPO module")
-    parser.add_argument("--num-cpus", type=int, default=None,
+    parser.add_argument("--num-cpus", type=positive_int, default=None,
                         help="CPUs of the local Ray instance (default all; not with RAY_ADDRESS)")
-    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--seed", type=non_negative_int, default=defaults.seed)
     parser.add_argument("--output", type=Path, default=None,
                         help="also write rllib_throughput.md and .csv to this folder")
     namespace = parser.parse_args(argv)
-    for name in ("players", "envs_per_env_runner", "steps", "rounds"):
-        if getattr(namespace, name) <= 0:
-            parser.error(f"--{name}: must be positive, got {getattr(namespace, name)}")
     if any(count <= 0 for count in namespace.env_runners):
         parser.error(f"--env-runners: counts must be positive, got {namespace.env_runners}")
     for name in namespace.games:

@@ -66,6 +66,7 @@ from pettingzoo.utils import wrappers
 from cardgym.cli import (
     HelpFormatter,
     UsageError,
+    add_progress_argument,
     game_name,
     non_negative_int,
     positive_float,
@@ -73,6 +74,7 @@ from cardgym.cli import (
     select_settings,
     setting_seed,
 )
+from cardgym.progress import Progress
 from cardgym.registration import GameEntry, short_name
 
 ENV = "env()"
@@ -125,6 +127,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=non_negative_int, default=defaults.seed,
                         help=_help("seed"))
     parser.add_argument("--output", default=None, metavar="DIR", help=_help("output"))
+    add_progress_argument(parser)
 
 
 def args_from_namespace(namespace: argparse.Namespace) -> Args:
@@ -385,9 +388,13 @@ def _chooser(subject: Subject, *key: int) -> RandomLegalChooser:
 
 
 def measure(
-    subjects: Sequence[Subject], seconds: float, rounds: int, progress: TextIO | None = None
+    subjects: Sequence[Subject], seconds: float, rounds: int, progress: TextIO | None = None,
+    show_progress: bool = True,
 ) -> list[Measurement]:
     """Measure every subject ``rounds`` times, interleaved, after an untimed warm-up.
+
+    ``progress`` gets a line per round and, when it is a terminal and
+    ``show_progress``, a progress bar with the time left.
 
     In each round, every variant of a game at a player count starts from the same
     seeds, so all variants play the same games, the faster ones more of them.
@@ -397,22 +404,25 @@ def measure(
         play(env, _chooser(subject, 0), seed=subject.seed, max_episodes=WARMUP_EPISODES)
     measurements = [Measurement(subject) for subject in subjects]
     count = len(subjects)
-    for round_index in range(rounds):
-        started = time.perf_counter()
-        for offset in range(count):
-            index = (round_index + offset) % count
-            subject = subjects[index]
-            choose = _chooser(subject, 1, round_index)
-            gc.collect()
-            run = play(envs[index], choose, seconds, seed=subject.seed + 1 + round_index)
-            measurements[index].runs.append(run)
-        if progress is not None:
-            print(f"bench: round {round_index + 1}/{rounds} done, {count} measurements in "
-                  f"{time.perf_counter() - started:.1f} s", file=progress, flush=True)
+    with Progress(rounds * count, "bench", "measurement", stream=progress,
+                  enabled=progress is not None and show_progress) as bar:
+        for round_index in range(rounds):
+            started = time.perf_counter()
+            for offset in range(count):
+                index = (round_index + offset) % count
+                subject = subjects[index]
+                choose = _chooser(subject, 1, round_index)
+                gc.collect()
+                run = play(envs[index], choose, seconds, seed=subject.seed + 1 + round_index)
+                measurements[index].runs.append(run)
+                bar.update()
+            if progress is not None:
+                bar.write(f"bench: round {round_index + 1}/{rounds} done, {count} measurements "
+                          f"in {time.perf_counter() - started:.1f} s")
     return measurements
 
 
-def run(args: Args, progress: TextIO | None = None) -> Report:
+def run(args: Args, progress: TextIO | None = None, show_progress: bool = True) -> Report:
     """Run the benchmark described by ``args``.
 
     Raises:
@@ -420,7 +430,8 @@ def run(args: Args, progress: TextIO | None = None) -> Report:
     """
     leduc = load_leduc()
     subjects = build_subjects(args, leduc, load_comparisons())
-    return Report(args, measure(subjects, args.seconds, args.rounds, progress), leduc is not None)
+    return Report(args, measure(subjects, args.seconds, args.rounds, progress, show_progress),
+                  leduc is not None)
 
 
 # ----------------------------------------------------------------- output
@@ -529,7 +540,8 @@ def run_namespace(namespace: argparse.Namespace, out: TextIO | None = None) -> i
     """
     out = sys.stdout if out is None else out
     args = args_from_namespace(namespace)
-    report = run(args, progress=sys.stderr)
+    report = run(args, progress=sys.stderr,
+                 show_progress=not getattr(namespace, "no_progress", False))
     print(format_markdown(report), file=out)
     if args.output is not None:
         for path in write_results(report, args.output):

@@ -17,7 +17,13 @@ Guarantees:
   :class:`~cardgym.errors.IllegalMoveError` naming the action and the legal
   choices, and changes nothing. With ``illegal_action="lose"`` the offender
   instead gets -1, the others 0, and the game ends (``TerminateIllegalWrapper``).
-- A finished agent must step with ``None``; anything else raises.
+- A finished agent must step with ``None``; anything else raises. Finished agents'
+  masks are all zero, however the game ended (``TerminateIllegalWrapper`` too).
+- ``last()`` after every agent has finished raises
+  :class:`~cardgym.errors.GameOverError` (a ``KeyError`` too, as PettingZoo's own
+  envs raise there) saying to call ``reset()``.
+- With ``render_mode="human"``, ``reset()`` and ``step()`` print the table, as
+  Gymnasium and PettingZoo envs do.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from cardgym.actions import ActionTable
-from cardgym.errors import IllegalMoveError, OptionError, OrderError
+from cardgym.errors import GameOverError, IllegalMoveError, OptionError, OrderError
 from cardgym.observation import ObservationSpec
 from cardgym.record import TABLE, Event
 
@@ -220,18 +226,16 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
             seed: seeds the environment's generator (Gymnasium semantics: without a
                 seed, a first reset seeds from entropy and later resets continue).
             options: ``{"scenario": {...}}`` sets up a specific position (see the
-                env's documentation). Unknown keys are ignored with a warning. A
-                scenario that fails validation raises and leaves the env unchanged.
+                env's documentation). Unknown keys are ignored with a one-line warning
+                (PettingZoo's ``api_test`` probe ``{"options": 1}`` silently). A scenario
+                that fails validation raises and leaves the env unchanged.
+
+        Raises:
+            OptionError: ``options`` is not a dict (nothing changes).
+
+        With ``render_mode="human"`` the new table is printed (as after each ``step``).
         """
-        scenario = None
-        if options:
-            unknown = sorted(str(k) for k in options if k != "scenario")
-            if unknown:
-                warnings.warn(
-                    f"reset options {unknown} are not used; the only option is 'scenario'",
-                    stacklevel=2,
-                )
-            scenario = options.get("scenario")
+        scenario = scenario_of(options, self.metadata.get("name", type(self).__name__))
         rng_seed: int | None
         if seed is not None or self._np_random is None:
             rng, rng_seed = seeding.np_random(seed)
@@ -256,21 +260,50 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         self._rewards_dirty = False
         self._mask_cache = None
         self.agent_selection = self.possible_agents[self._game_to_act()]
+        if self.render_mode == "human":
+            self.render()
 
     def _require_reset(self, what: str) -> None:
         if self.game_state is None:
             raise OrderError(f"{what} called before reset(); call env.reset() first")
 
     def _legal_mask(self) -> int:
+        # A finished agent has no legal action, however the game ended: PettingZoo's
+        # TerminateIllegalWrapper ends it by writing ``terminations`` directly, past
+        # step() and its cache.
+        agent = self.agent_selection
+        if self.terminations.get(agent, True) or self.truncations.get(agent, True):
+            return 0
         mask = self._mask_cache
         if mask is None:
-            agent = self.agent_selection
-            if self.terminations[agent] or self.truncations[agent]:
-                mask = 0
-            else:
-                mask = self._game_legal_mask()
+            mask = self._game_legal_mask()
             self._mask_cache = mask
         return mask
+
+    def _was_dead_step(self, action: Any) -> None:
+        super()._was_dead_step(action)
+        self._mask_cache = None
+
+    def _deads_step_first(self) -> str:
+        selected: str = super()._deads_step_first()
+        self._mask_cache = None
+        return selected
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Observation, cumulative reward, termination, truncation and info of the agent
+        to act (PettingZoo's ``last``).
+
+        Raises:
+            AttributeError: before ``reset()`` (see the module).
+            GameOverError: once every agent has finished: an :class:`OrderError` and
+                a ``KeyError``, which PettingZoo's own envs raise there.
+        """
+        if not self.agents:
+            raise GameOverError(
+                "last() called after the game ended: every agent has finished and left "
+                "env.agents (agent_iter() stops here); call env.reset() for a new game"
+            )
+        return super().last(observe)  # type: ignore[no-any-return]
 
     def legal_actions(self) -> list[int]:
         """Legal action indices of the agent to act, ascending (empty once it is done)."""
@@ -310,7 +343,6 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
                     f"{agent} has finished; the only valid action is None, got {action!r}"
                 )
             self._was_dead_step(action)
-            self._mask_cache = None
             return
         if action.__class__ is not int:
             action = self._coerce_action(action)
@@ -319,6 +351,8 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
             mask = self._legal_mask()
         if not 0 <= action < self._num_actions or not mask >> action & 1:
             self._illegal(agent, action)
+            if self.render_mode == "human":
+                self.render()
             return
         if self._rewards_dirty:
             self._clear_rewards()
@@ -332,6 +366,8 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
             self.agent_selection = self.possible_agents[self._game_to_act()]
             if outcome is not None and outcome.finished:
                 self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
 
     def _replace_state(self, state: StateT) -> None:
         """Swap in another state of the same game mid-episode (leak tests, analysis)."""
@@ -491,6 +527,41 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
 
     def __str__(self) -> str:
         return str(self.metadata.get("name", type(self).__name__))
+
+
+#: The key PettingZoo's ``api_test`` and ``parallel_api_test`` probe ``reset`` with
+#: (``options={"options": 1}``): accepted silently, like every PettingZoo env does.
+_PROBE_KEY = "options"
+
+
+def scenario_of(options: object, env_name: str) -> dict[str, Any] | None:
+    """The scenario in ``reset``'s ``options``, checked before anything changes (the
+    AEC env's and a parallel env's ``reset`` alike).
+
+    ``None`` and ``{}`` mean no scenario. Keys other than ``"scenario"`` are ignored
+    with a one-line warning naming them and the fix, except PettingZoo's own probe.
+
+    Raises:
+        OptionError: ``options`` is neither ``None`` nor a dict.
+    """
+    if options is None:
+        return None
+    if not isinstance(options, dict):
+        raise OptionError(
+            f"reset(options=...) takes a dict or None, got {type(options).__name__} "
+            f"{options!r}; the only key is 'scenario': reset(options={{'scenario': {{...}}}})"
+        )
+    unknown = [key for key in options if key != "scenario"
+               and not (key == _PROBE_KEY and not isinstance(options[key], dict))]
+    if unknown:
+        game = env_name.rsplit("_v", 1)[0]
+        warnings.warn(
+            f"reset options {sorted(map(repr, unknown))} are not used by {env_name}: the only "
+            "key is 'scenario', a position to start from (reset(options={'scenario': {...}}); "
+            f"see cardgym docs {game})",
+            stacklevel=3,
+        )
+    return options.get("scenario")
 
 
 def _summarise(names: list[str], limit: int = 12) -> str:

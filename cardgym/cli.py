@@ -10,6 +10,7 @@ Usage::
     cardgym eval exploding_kittens --players 4 --agents heuristic random --games 200
     cardgym play karel_kakelaar --players 3 --seat 0 --opponents heuristic
     cardgym convert-model runs/old/model.zip --trust-pickle   # write model.safetensors
+    cardgym docs exploding_kittens       # the env's documentation page
     python -m cardgym --help
 
 Each subcommand is one :class:`Command` in :data:`COMMANDS`: a name, a one-line help,
@@ -19,7 +20,9 @@ entry; heavy imports (torch, the agents) stay inside the functions, loaded on fi
 call, so that ``cardgym --help`` stays fast.
 
 Bad arguments (an unknown game, a player count no selected game supports, a size that
-is not positive) end with exit status 2 and an argparse-style message on stderr.
+is not positive, a number that is not finite or out of its range, a run name that
+would leave ``--output``, a run folder that already holds a model without
+``--overwrite``) end with exit status 2 and an argparse-style message on stderr.
 """
 
 from __future__ import annotations
@@ -34,21 +37,26 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from cardgym.progress import Progress
 from cardgym.registration import GAMES, GameEntry, find_game, short_name
 
 __all__ = [
     "COMMANDS",
     "Command",
-        "HelpFormatter",
+    "HelpFormatter",
     "UsageError",
+    "add_progress_argument",
     "add_trust_argument",
     "build_parser",
     "game_name",
     "main",
     "non_negative_int",
     "player_range",
+    "discount",
+    "non_negative_float",
     "positive_float",
     "positive_int",
+    "run_name",
     "select_settings",
     "setting_seed",
     "trusted_specs",
@@ -94,6 +102,39 @@ def positive_float(text: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
     return value
+
+
+def non_negative_float(text: str) -> float:
+    """An argparse type: a finite number of zero or more (coefficients)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
+    return value
+
+
+def discount(text: str) -> float:
+    """An argparse type: a discount factor, a number in (0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1], got {text!r}") from None
+    if not (math.isfinite(value) and 0 < value <= 1):
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1], got {text!r}")
+    return value
+
+
+def run_name(text: str) -> str:
+    """An argparse type: one folder name, so that a run stays inside ``--output``
+    (:func:`agents.train.check_run_name`)."""
+    from agents.train import check_run_name
+
+    try:
+        return check_run_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def game_name(text: str) -> str:
@@ -171,6 +212,12 @@ DEFAULT_EVAL_GAMES = 100
 DEFAULT_EVAL_WORKERS = 2
 
 
+def add_progress_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress bar (there is none anyway when stderr is not a "
+                             "terminal)")
+
+
 def add_option_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a rule option of the game, e.g. attack_stacking=stack "
@@ -245,6 +292,7 @@ def _configure_eval(parser: argparse.ArgumentParser) -> None:
                         help="seed of the run; each game is seeded from it and its number")
     parser.add_argument("--workers", type=positive_int, default=DEFAULT_EVAL_WORKERS,
                         metavar="W", help="processes (the result does not depend on it)")
+    add_progress_argument(parser)
     add_option_argument(parser)
     add_trust_argument(parser)
 
@@ -260,8 +308,9 @@ def _run_eval(args: argparse.Namespace, out: TextIO) -> int:
     check_specs(args.agents, game, count, options)
     print(f"eval: {short_name(game.env_id)}, {count} players, {args.games} games, "
           f"{args.workers} worker(s) ...", file=sys.stderr)
-    result = evaluate(game, count, args.agents, games=args.games, seed=args.seed,
-                      workers=args.workers, options=options)
+    with Progress(args.games, "eval", "game", enabled=not args.no_progress) as bar:
+        result = evaluate(game, count, args.agents, games=args.games, seed=args.seed,
+                          workers=args.workers, options=options, progress=bar.update)
     print(format_eval(result), file=out)
     return 0
 
@@ -303,6 +352,22 @@ def _run_play(args: argparse.Namespace, out: TextIO) -> int:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     return play(game, count, args.seat, args.opponents, seed=seed, options=options,
                 input_stream=sys.stdin, output=out)
+
+
+# ---------------------------------------------------------------------- docs
+
+
+def _configure_docs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=game_name, metavar="GAME",
+                        help="game id or short name: "
+                             + ", ".join(short_name(g.env_id) for g in GAMES))
+
+
+def _run_docs(args: argparse.Namespace, out: TextIO) -> int:
+    from cardgym.docs import doc_page
+
+    print(doc_page(args.game), file=out)
+    return 0
 
 
 # ------------------------------------------------------------------- parsing
@@ -412,6 +477,15 @@ COMMANDS: tuple[Command, ...] = (
         "worker processes; the result depends only on the seed.",
         _configure_eval,
         _run_eval,
+    ),
+    Command(
+        "docs",
+        "print a game's documentation page (arguments, rules, observations, actions)",
+        "Print the documentation page of a game's environment: the docstring of its env "
+        "module (phpets_env.env, ...), in Markdown: its arguments and rule options, rewards, "
+        "the observation and action tables, and its version history.",
+        _configure_docs,
+        _run_docs,
     ),
     Command(
         "play",

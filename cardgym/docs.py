@@ -7,14 +7,18 @@ observation spec. An env module whose layout depends on an option also lists
 tables go between ``<!-- action-table:TAG -->`` and ``<!-- observation-table:TAG -->``
 markers. ``python -m cardgym.docs`` rewrites them; a test checks that they are
 current.
+
+:func:`doc_page` returns a game's page, which ``cardgym docs GAME`` prints.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from cardgym.actions import ActionTable
 from cardgym.observation import ObservationSpec
@@ -54,6 +58,27 @@ def expected_source(module_name: str) -> tuple[Path, str, str]:
     for tag, actions, spec, groups in getattr(module, "EXTRA_LAYOUTS", ()):
         updated = render_docstring(updated, actions, spec, groups, tag)
     return path, source, updated
+
+
+def env_module(game: str) -> ModuleType:
+    """The ``env`` module of a game (id or short name), e.g. ``phpets_env.env``.
+
+    The package's ``env()`` function shadows the module of the same name as an
+    attribute (``phpets_env.env`` is the function), so the module is looked up by
+    its full name (``importlib``, i.e. ``sys.modules``), never as an attribute.
+    """
+    from cardgym.registration import find_game
+
+    return importlib.import_module(find_game(game).entry_point.partition(":")[0])
+
+
+def doc_page(game: str) -> str:
+    """A game's documentation page: the docstring of its ``env`` module.
+
+    Raises:
+        ValueError: an unknown game (the message lists the known ones).
+    """
+    return inspect.cleandoc(env_module(game).__doc__ or "")
 
 
 def main() -> int:

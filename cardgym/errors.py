@@ -24,3 +24,14 @@ class OptionError(CardgymError, ValueError):
 
 class OrderError(CardgymError, RuntimeError):
     """An environment method called out of order (e.g. ``step`` before ``reset``)."""
+
+
+class GameOverError(OrderError, KeyError):
+    """``last()`` (or another per-agent query) after every agent has finished.
+
+    Also a ``KeyError``: PettingZoo's own environments raise a bare ``KeyError``
+    there, so code written for them keeps working.
+    """
+
+    def __str__(self) -> str:  # KeyError's own __str__ would quote the message
+        return str(self.args[0]) if self.args else ""

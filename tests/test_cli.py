@@ -364,3 +364,38 @@ def test_eval_and_play_reject_bad_input_with_exit_2(
     assert message in captured.err
     assert f"usage: cardgym {argv[0]}" in captured.err
     assert captured.out == ""
+
+
+# ------------------------------------------------------------------ docs
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.env_id for g in GAMES])
+def test_docs_prints_the_env_modules_docstring(game, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib
+    import inspect
+
+    module = importlib.import_module(game.entry_point.partition(":")[0])
+    package = importlib.import_module(game.module)
+    assert callable(package.env), "the package's env() function shadows the module"
+    assert main(["docs", short_name(game.env_id)]) == 0
+    out = capsys.readouterr().out
+    assert out == inspect.cleandoc(module.__doc__) + "\n"
+    assert f"`{game.env_id}`" in out.splitlines()[0]
+    assert "<!-- action-table -->" in out and "<!-- observation-table -->" in out
+    assert package.env.__doc__.strip() not in out
+
+
+def test_docs_of_an_unknown_game_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["docs", "chess"]) == 2
+    assert "unknown game 'chess'; known games: power_hungry_pets" in capsys.readouterr().err
+
+
+def test_the_readme_reads_the_docs_with_a_command_that_works() -> None:
+    readme = (REPO / "README.md").read_text()
+    assert "import phpets_env.env as m" not in readme
+    assert "`cardgym docs power_hungry_pets`" in readme
+    done = subprocess.run([sys.executable, "-m", "cardgym", "docs", "power_hungry_pets"],
+                          cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Power Hungry Pets, a PettingZoo AEC environment" in done.stdout
+    assert "<!-- action-table -->" in done.stdout

@@ -8,8 +8,8 @@ game through three small pieces:
   observation of the one seat to act, under the keys that RLlib's action-masking
   module reads (:data:`OBSERVATIONS` and :data:`ACTION_MASK`). Every action is checked
   against the mask before it reaches the game; an illegal one raises.
-- :mod:`agents.rllib.train`: PPO with RLlib's ``ActionMaskingTorchRLModule`` (the
-  masking module RLlib ships), one module ``shared`` playing every seat by default,
+- :mod:`agents.rllib.train`: PPO with :class:`~agents.rllib.module.ActionMaskingModule`
+  (RLlib's action-masking example module on its current API), one module ``shared`` playing every seat by default,
   or with ``self_play`` one learning seat per game against frozen snapshots of it.
   Ray starts locally, or joins the cluster that ``RAY_ADDRESS`` names.
 - :mod:`agents.rllib.policy`: :class:`~agents.rllib.policy.RllibPolicy`, a saved

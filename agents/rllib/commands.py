@@ -106,8 +106,6 @@ def rllib_train_args(args: argparse.Namespace) -> RllibTrainArgs:
     _reject_sb3_arguments(args)
     game, players, options = checked_table(args, args.players, args.players)
     check_specs(args.eval_opponents, game, players, options)
-    if args.gamma > 1:
-        raise UsageError(f"--gamma: must be in (0, 1], got {args.gamma}")
     train_batch, minibatch = _value(args, "train_batch_size"), _value(args, "minibatch_size")
     if minibatch > train_batch:
         raise UsageError(f"--minibatch-size ({minibatch}) must not exceed --train-batch-size "
@@ -126,6 +124,7 @@ def rllib_train_args(args: argparse.Namespace) -> RllibTrainArgs:
         save_every=_value(args, "save_every"), num_cpus=args.num_cpus,
         eval_games=args.eval_games, eval_opponents=tuple(args.eval_opponents),
         output=Path(args.output), run_name=args.run_name, progress=not args.no_progress,
+        overwrite=bool(getattr(args, "overwrite", False)),
     )
 
 
@@ -141,6 +140,10 @@ def run_rllib_train(args: argparse.Namespace, out: TextIO) -> int:
     from agents.rllib.train import train
 
     settings = rllib_train_args(args)
+    from agents.commands import check_run_folder
+    from agents.rllib.train import RUN_FILES
+
+    check_run_folder(settings.run_dir, RUN_FILES, settings.overwrite)
     where = os.environ.get("RAY_ADDRESS") or "a local Ray instance"
     print(f"train (rllib): {short_name(settings.game)}, {settings.players} players, "
           f"{settings.iterations} iterations of {settings.train_batch_size} steps, "

@@ -11,8 +11,8 @@ episode ends with everyone's when the game is over. A seat that never acted is
 no part of the episode.
 
 Observations are ``{"observations": float32 vector, "action_mask": float32 0/1}``,
-the keys that RLlib's ``ActionMaskingTorchRLModule`` reads; the game's own keys
-(``observation``, and an int8 ``action_mask``) are renamed, nothing else changes.
+the keys that the action-masking module (:mod:`agents.rllib.module`) reads; the game's
+own keys (``observation``, and an int8 ``action_mask``) are renamed, nothing else changes.
 
 Every action is checked against the seat's mask before the game sees it:
 :attr:`~CardGameMultiAgentEnv.legal_actions_taken` counts the legal ones, and an

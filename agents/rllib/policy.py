@@ -3,7 +3,8 @@
 ``PATH`` is any of: the run folder that ``cardgym train --backend rllib`` writes
 (``runs/GAME-Np-seedS-rllib``), its ``checkpoint/`` folder (an RLlib algorithm
 checkpoint), or a single RLModule saved with ``RLModule.save_to_path``. The
-module is RLlib's ``ActionMaskingTorchRLModule``; it is fed the seat's observation
+module is :class:`~agents.rllib.module.ActionMaskingModule` (or RLlib's example
+``ActionMaskingTorchRLModule`` in older checkpoints); it is fed the seat's observation
 and mask under the adapter's keys and plays on CPU, one decision at a time. The
 model card ``model.json`` beside the checkpoint, when there is one, must name the
 game being played; the module's spaces must fit it in any case.
@@ -78,7 +79,7 @@ class RllibPolicy:
 
     Args:
         module: an RLModule that takes ``{"obs": {"observations", "action_mask"}}``
-            and returns action logits (RLlib's ``ActionMaskingTorchRLModule``).
+            and returns action logits (:class:`~agents.rllib.module.ActionMaskingModule`).
         deterministic: take the most probable legal action (default), or sample from
             the masked distribution with the generator passed to ``act``.
     """
@@ -108,6 +109,11 @@ class RllibPolicy:
         card = read_card(path)
         if card is not None and game is not None and card.get("game") != game.env_id:
             raise CheckpointError(f"{path} was trained on {card.get('game')}, not {game.env_id}")
+        from agents.sb3 import players_problem
+
+        problem = None if card is None else players_problem(card, path, num_players)
+        if problem:
+            raise CheckpointError(problem)
         require_rllib()
         if not trust_pickle:
             raise CheckpointError(

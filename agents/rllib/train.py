@@ -8,8 +8,8 @@ shown, results written where the evaluation reads them::
 
 RLlib's new API stack does the work: EnvRunner actors play
 :class:`~agents.rllib.env.CardGameMultiAgentEnv` (every action checked against
-the mask), a local Learner updates RLlib's ``ActionMaskingTorchRLModule`` with
-PPO. Seats map to modules:
+the mask), a local Learner updates the action-masking PPO module
+(:mod:`agents.rllib.module`) with PPO. Seats map to modules:
 
 - by default one module, ``shared``, plays every seat (self-play with the
   current weights);
@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.rllib import CARD, SHARED_MODULE
+from agents.train import refuse_overwrite, run_folder
 from cardgym.registration import find_game, short_name
 
 __all__ = ["LEGAL_ACTIONS", "ILLEGAL_ACTIONS", "RllibTrainArgs", "SelfPlayMapping",
@@ -54,6 +55,8 @@ __all__ = ["LEGAL_ACTIONS", "ILLEGAL_ACTIONS", "RllibTrainArgs", "SelfPlayMappin
 #: Env-runner metrics: actions checked against the mask and taken, and refused.
 LEGAL_ACTIONS = "cardgym_legal_actions"
 ILLEGAL_ACTIONS = "cardgym_illegal_actions"
+#: What an earlier run left in its folder, which a new run refuses to replace.
+RUN_FILES = ("checkpoint", CARD)
 
 
 @dataclass
@@ -84,6 +87,7 @@ class RllibTrainArgs:
     output: Path = Path("runs")
     run_name: str | None = None
     progress: bool = True
+    overwrite: bool = False
 
     def __post_init__(self) -> None:
         if self.minibatch_size > self.train_batch_size:
@@ -100,7 +104,7 @@ class RllibTrainArgs:
     def run_dir(self) -> Path:
         name = self.run_name or (f"{short_name(find_game(self.game).env_id)}-{self.players}p-"
                                  f"seed{self.seed}-rllib")
-        return Path(self.output) / name
+        return run_folder(self.output, name)
 
 
 # ------------------------------------------------------------ seats to modules
@@ -169,11 +173,9 @@ def build_config(args: RllibTrainArgs) -> Any:
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
-        ActionMaskingTorchRLModule,
-    )
 
     from agents.rllib.env import CardGameMultiAgentEnv
+    from agents.rllib.module import ActionMaskingModule
 
     game = find_game(args.game)
     model_config = {"fcnet_hiddens": list(args.net_arch), "head_fcnet_hiddens": []}
@@ -192,7 +194,7 @@ def build_config(args: RllibTrainArgs) -> Any:
         .multi_agent(policies=set(module_ids), policy_mapping_fn=mapping,
                      policies_to_train=[SHARED_MODULE])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
-            module_id: RLModuleSpec(module_class=ActionMaskingTorchRLModule,
+            module_id: RLModuleSpec(module_class=ActionMaskingModule,
                                     model_config=model_config)
             for module_id in module_ids}))
         .training(train_batch_size_per_learner=args.train_batch_size,
@@ -263,14 +265,16 @@ def train(args: RllibTrainArgs) -> Path:
     Raises:
         IllegalMoveError: (wrapped by RLlib) if an illegal action ever reached a game.
         ConnectionError: ``RAY_ADDRESS`` names a cluster this process cannot join.
+        FileExistsError: the run folder holds an earlier run, and not ``args.overwrite``.
     """
     import ray
     import torch
 
     game = find_game(args.game)
+    run_dir = args.run_dir
+    refuse_overwrite(run_dir, RUN_FILES, args.overwrite)
     torch.manual_seed(args.seed)
     started_ray = connect_ray(args.num_cpus)
-    run_dir = args.run_dir
     checkpoint = (run_dir / "checkpoint").resolve()
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
@@ -355,7 +359,7 @@ def _evaluate(args: RllibTrainArgs, checkpoint: Path) -> dict[str, float]:
 
 def _card(args: RllibTrainArgs, env_id: str, summary: Mapping[str, Any]) -> dict[str, Any]:
     settings = {key: value for key, value in asdict(args).items()
-                if key not in ("game", "output", "run_name", "progress")}
+                if key not in ("game", "output", "run_name", "progress", "overwrite")}
     return {"game": env_id, "players": args.players, "options": args.options,
             "algorithm": "PPO (Ray RLlib, new API stack)", "backend": "rllib",
             "checkpoint": "checkpoint", "module": SHARED_MODULE, "settings": settings,

@@ -55,7 +55,7 @@ def test_demo_trains_and_prints_the_evaluation_table(
     (["train", "power_hungry_pets", "--opponents", "wizard"], "unknown agent 'wizard'"),
     (["train", "power_hungry_pets", "--opponents", "model:missing.zip"], "does not exist"),
     (["train", "power_hungry_pets", "--option", "robovac=fly"], "robovac='fly'"),
-    (["train", "power_hungry_pets", "--gamma", "1.5"], "--gamma: must be in (0, 1]"),
+    (["train", "power_hungry_pets", "--gamma", "1.5"], "--gamma: must be a number in (0, 1]"),
     (["train", "power_hungry_pets", "--timesteps", "0"], "--timesteps: must be a positive"),
     (["demo", "--games", "none"], "--games: must be a positive integer"),
 ])
@@ -82,3 +82,130 @@ def test_a_model_for_another_game_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="cannot load"):
         ModelPolicy.load(fake, game=find_game("power_hungry_pets"), num_players=2,
                          trust_pickle=True)
+
+
+# ------------------------------------------- numbers, run names, overwriting
+
+
+@pytest.mark.parametrize(("flag", "value", "message"), [
+    ("--ent-coef", "nan", "--ent-coef: must be a finite number >= 0, got 'nan'"),
+    ("--ent-coef", "inf", "--ent-coef: must be a finite number >= 0, got 'inf'"),
+    ("--ent-coef", "-0.1", "--ent-coef: must be a finite number >= 0, got '-0.1'"),
+    ("--ent-coef", "-inf", "--ent-coef: must be a finite number >= 0, got '-inf'"),
+    ("--learning-rate", "nan", "--learning-rate: must be a positive number, got 'nan'"),
+    ("--learning-rate", "-1e-3", "--learning-rate: must be a positive number, got '-1e-3'"),
+    ("--learning-rate", "0", "--learning-rate: must be a positive number, got '0'"),
+    ("--gamma", "nan", "--gamma: must be a number in (0, 1], got 'nan'"),
+    ("--gamma", "0", "--gamma: must be a number in (0, 1], got '0'"),
+    ("--gamma", "1.01", "--gamma: must be a number in (0, 1], got '1.01'"),
+])
+@pytest.mark.parametrize("backend", ["sb3", "rllib"])
+def test_non_finite_or_out_of_range_numbers_are_argparse_errors(
+    flag: str, value: str, message: str, backend: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = main(["train", "power_hungry_pets", "--backend", backend, f"{flag}={value}",
+                   "--output", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 2 and message in err and "Traceback" not in err
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", ["../../x", "..", ".", "a/b", "ABSOLUTE", "a\\b", ""])
+@pytest.mark.parametrize("backend", ["sb3", "rllib"])
+def test_a_run_name_that_leaves_output_is_refused(
+    name: str, backend: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "deep" / "out"
+    if name == "ABSOLUTE":
+        name = str(tmp_path / "elsewhere")
+    status = main(["train", "power_hungry_pets", "--backend", backend, "--run-name", name,
+                   "--output", str(output)])
+    assert status == 2
+    assert "--run-name: must be one folder name" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir()), "nothing written anywhere"
+
+
+def test_the_python_api_keeps_runs_inside_output_too() -> None:
+    from agents.rllib.train import RllibTrainArgs
+    from agents.train import TrainArgs
+
+    for name in ("../x", "/abs", "a/b", ".."):
+        with pytest.raises(ValueError, match="one folder name"):
+            _ = TrainArgs(game="power_hungry_pets", run_name=name).run_dir
+        with pytest.raises(ValueError, match="one folder name"):
+            _ = RllibTrainArgs(game="power_hungry_pets", run_name=name).run_dir
+    assert TrainArgs(game="power_hungry_pets", output=Path("o"), run_name="r").run_dir == \
+        Path("o/r")
+
+
+def _earlier_run(folder: Path, names: tuple[str, ...]) -> dict[Path, str]:
+    folder.mkdir(parents=True)
+    files = {}
+    for name in names:
+        path = folder / name
+        if "." in name:
+            path.write_text(f"earlier {name}")
+            files[path] = path.read_text()
+        else:
+            path.mkdir()
+    return files
+
+
+@pytest.mark.parametrize(("args", "folder", "names"), [
+    (["train", "power_hungry_pets"], "power_hungry_pets-2p-seed0", ("model.json",)),
+    (["train", "power_hungry_pets", "--players", "3", "--seed", "5"],
+     "power_hungry_pets-3p-seed5", ("model.zip", "model.safetensors")),
+    (["train", "power_hungry_pets", "--run-name", "mine"], "mine", ("model.safetensors",)),
+    (["train", "power_hungry_pets", "--backend", "rllib"], "power_hungry_pets-2p-seed0-rllib",
+     ("checkpoint",)),
+    (["demo"], "demo", ("model.zip", "model.json")),
+])
+def test_a_run_folder_holding_a_model_is_refused_without_overwrite(
+    args: list[str], folder: str, names: tuple[str, ...], tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    files = _earlier_run(tmp_path / folder, names)
+    status = main([*args, "--output", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 2 and "already holds a run" in err and "--overwrite" in err
+    assert {path: path.read_text() for path in files} == files
+    assert sorted(p.name for p in (tmp_path / folder).iterdir()) == sorted(names)
+
+
+@pytest.mark.slow
+def test_overwrite_replaces_an_earlier_train_run(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    _earlier_run(tmp_path / "power_hungry_pets-2p-seed0", ("model.json",))
+    assert main(["train", "power_hungry_pets", "--output", str(tmp_path), "--overwrite",
+                 *[arg for arg in TINY if arg != "--no-progress"]]) == 0
+    card = read_card(tmp_path / "power_hungry_pets-2p-seed0" / "model.zip")
+    assert card is not None and card["players"] == 2 and "overwrite" not in card["settings"]
+    err = capsys.readouterr().err
+    assert "\r" not in err and "step/s" not in err, "no progress bar off a terminal"
+
+
+@pytest.mark.slow
+def test_demo_pins_torch_threads_says_what_its_figures_depend_on_and_overwrites_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+
+    demo = ["demo", "--timesteps", "256", "--games", "2", "--workers", "1",
+            "--output", str(tmp_path)]
+    monkeypatch.setattr(torch, "get_num_threads", torch.get_num_threads)  # restored after
+    previous = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        assert main(demo) == 0
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(previous)
+    captured = capsys.readouterr()
+    assert "The figures depend on the seed and on the float arithmetic of torch" in captured.out
+    assert "1 thread, pinned" in captured.out
+    assert "\r" not in captured.err and "match/s" not in captured.err
+    assert main(demo) == 2
+    assert "already holds a run" in capsys.readouterr().err
+    assert main([*demo, "--overwrite"]) == 0
+    assert "replacing the earlier demo model" in capsys.readouterr().err

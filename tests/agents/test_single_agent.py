@@ -143,3 +143,87 @@ def test_short_training_run_saves_a_model_that_reloads_and_plays_legally(tmp_pat
 def test_random_policy_refuses_an_empty_mask() -> None:
     with pytest.raises(ValueError, match="no legal action"):
         RandomPolicy().act(np.zeros(3, np.float32), np.zeros(3, np.int8), np.random.default_rng())
+
+
+# ----------------------------------------------- illegal_action and checkers
+
+GAME_NAMES = [short_name(game.env_id) for game in GAMES]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_passes_stable_baselines3_and_gymnasium_check_env_with_illegal_action_lose(
+    game: str,
+) -> None:
+    import warnings
+
+    from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    with warnings.catch_warnings():
+        # Each unmasked illegal action the checkers sample warns as it ends the game.
+        warnings.filterwarnings("ignore", message=".*the game ends with -1")
+        sb3_check_env(SingleAgentEnv(game, 2, illegal_action="lose"))
+        gymnasium_check_env(SingleAgentEnv(game, 2, illegal_action="lose"))
+
+
+def test_checkers_fail_with_the_default_illegal_action_raise() -> None:
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    from cardgym.errors import IllegalMoveError
+
+    with pytest.raises(IllegalMoveError, match="not legal now"):
+        for _ in range(20):  # the checker samples; some sample is illegal
+            sb3_check_env(SingleAgentEnv("exploding_kittens", 2))
+
+
+def test_illegal_action_lose_ends_the_episode_with_minus_one_for_the_learner() -> None:
+    env = SingleAgentEnv("exploding_kittens", 2, illegal_action="lose")
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    with pytest.warns(UserWarning, match="the game ends with -1"):
+        _, reward, terminated, truncated, _ = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert not env.action_masks().any()
+
+
+def test_illegal_action_raise_changes_nothing() -> None:
+    from cardgym.errors import IllegalMoveError
+
+    env = SingleAgentEnv("exploding_kittens", 2)
+    env.reset(seed=0)
+    state = env.aec.game_state
+    masks = env.action_masks()
+    with pytest.raises(IllegalMoveError, match="not legal now"):
+        env.step(int(np.flatnonzero(~masks)[0]))
+    assert env.aec.game_state is state and np.array_equal(env.action_masks(), masks)
+
+
+def test_bad_illegal_action_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match=r"illegal_action='ignore' is not allowed; allowed: "
+                                         r"'raise', 'lose'"):
+        SingleAgentEnv("power_hungry_pets", 2, illegal_action="ignore")
+    with pytest.raises(ValueError, match="argument of SingleAgentEnv, not a rule option"):
+        SingleAgentEnv("power_hungry_pets", 2, options={"illegal_action": "lose"})
+
+
+@pytest.mark.parametrize("action", [2.9, 2.0, "2", True, np.float32(1), np.array(1.0),
+                                    np.array([1]), None])
+def test_step_refuses_actions_that_are_not_integers(action: object) -> None:
+    from cardgym.errors import IllegalMoveError
+
+    env = SingleAgentEnv("power_hungry_pets", 2, learner_seat=0, illegal_action="lose")
+    env.reset(seed=0)
+    state = env.aec.game_state
+    with pytest.raises(IllegalMoveError, match="action must be an integer in 0..") as raised:
+        env.step(action)
+    assert type(action).__name__ in str(raised.value)
+    assert env.aec.game_state is state
+
+
+@pytest.mark.parametrize("kind", [int, np.int64, np.int32, lambda a: np.array(a)])
+def test_step_takes_python_and_numpy_integers(kind) -> None:
+    env = SingleAgentEnv("power_hungry_pets", 2, learner_seat=0)
+    env.reset(seed=0)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    env.step(kind(legal))
+    assert env.last_actor >= 0

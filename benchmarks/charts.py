@@ -1,0 +1,73 @@
+"""The charts of the benchmarks notebook, drawn from the benchmark's rows.
+
+The notebook only calls these (no logic lives only in a notebook), so the tests can
+check what a chart draws against the data: which group, and so which colour, each
+throughput row gets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from benchmarks.throughput import COMPARISONS, ENV, LEDUC, OPTION_ROWS
+from cardgym.registration import GAMES, short_name
+
+__all__ = ["CARDGYM", "GROUP_COLOURS", "PETTINGZOO", "ThroughputBar", "draw_throughput",
+           "env_group", "throughput_bars"]
+
+CARDGYM = "cardgym"
+PETTINGZOO = "PettingZoo classic"
+GROUP_COLOURS: dict[str, str] = {CARDGYM: "tab:blue", PETTINGZOO: "tab:orange"}
+
+
+def env_group(env_name: str) -> str:
+    """The group of a throughput row by its ``env`` name: a cardgym game (its short
+    name, or the label of one of its :data:`~benchmarks.throughput.OPTION_ROWS` such
+    as ``exploding_kittens+streaking``) or one of PettingZoo's classic environments.
+
+    Raises:
+        ValueError: a name that is neither.
+    """
+    cardgym = {short_name(game.env_id) for game in GAMES} | {label for _, label, _ in OPTION_ROWS}
+    if env_name in cardgym:
+        return CARDGYM
+    if env_name in COMPARISONS or env_name == LEDUC:
+        return PETTINGZOO
+    raise ValueError(f"throughput row {env_name!r} is neither a cardgym game nor one of "
+                     f"PettingZoo's classic environments")
+
+
+@dataclass(frozen=True)
+class ThroughputBar:
+    """One bar of the throughput chart."""
+
+    label: str
+    steps_per_second: float
+    group: str
+
+    @property
+    def colour(self) -> str:
+        return GROUP_COLOURS[self.group]
+
+
+def throughput_bars(rows: Sequence[Mapping[str, Any]]) -> list[ThroughputBar]:
+    """The bars of the throughput chart: the ``env()`` rows of
+    :func:`benchmarks.throughput.table_rows` (or of ``throughput.csv``), in order."""
+    return [ThroughputBar(f"{row['env']} {row['players']}p", float(row["steps_per_second"]),
+                          env_group(str(row["env"])))
+            for row in rows if row["variant"] == ENV]
+
+
+def draw_throughput(ax: Any, rows: Sequence[Mapping[str, Any]]) -> list[ThroughputBar]:
+    """Draw the throughput chart on a matplotlib ``Axes``; returns its bars."""
+    bars = throughput_bars(rows)
+    ax.barh([bar.label for bar in bars], [bar.steps_per_second for bar in bars],
+            color=[bar.colour for bar in bars])
+    ax.invert_yaxis()
+    ax.set_xlabel("env.step calls per second (env(), random legal play)")
+    ax.set_title(" and ".join(f"{group} ({colour.removeprefix('tab:')})"
+                              for group, colour in GROUP_COLOURS.items())
+                 + " card environments", fontsize=9)
+    return bars
