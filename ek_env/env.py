@@ -31,7 +31,7 @@ Arguments of ``env()`` / ``raw_env()``:
 | `eliminated_cards` | `"discard"`, `"out_of_play"` | `"discard"` | an exploded player's hand and kitten go to the discard pile, or are shown and set aside |
 | `expansions` | `()`, `("streaking",)` | `()` | the Streaking Kittens expansion (RULES.md §4; see below); a single name or a list is accepted too |
 | `fast` | `False`, `True` | `False` | Streaking Kittens only: a third of the undealt cards (rounded down) go back to the box unseen before the kittens and Defuses go in |
-| `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `render()` returns the table as text, or prints it |
+| `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `"ansi"`: `render()` returns the table as text; `"human"`: `reset()` and `step()` print it by themselves (as Gymnasium and PettingZoo envs do), and so does `render()` |
 | `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act, or everything |
 | `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the game with -1 for the offender |
 
@@ -213,8 +213,9 @@ cards by name, the deck top first::
         "deck": ["exploding_kitten", "taco_cat"],
         "first_player": 0}})
 
-Keys: `hands` and `deck` (required; the deck holds players - 1 kittens),
-`discard`, `first_player`, `owed_turns`, `attacked` (see :mod:`ek_env.scenario`).
+Keys: `hands` and `deck` (required; the deck holds players - 1 kittens and at most
+79 cards, the largest pile a game deals, or 126 with the expansion), `discard`,
+`first_player`, `owed_turns`, `attacked` (see :mod:`ek_env.scenario`).
 
 Streaking Kittens (``expansions=("streaking",)``, RULES.md §4). The 15 cards
 join the base deck(s): setup as above with the 14 non-kitten cards shuffled in
@@ -370,6 +371,7 @@ action table did not change (319 actions).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -513,3 +515,10 @@ def env(**kwargs: Any) -> raw_env:
     base class, so no wrapper chain is applied (see :mod:`cardgym.aec`).
     """
     return raw_env(**kwargs)
+
+
+# The package's ``env`` (this function) shadows the module of the same name, so
+# ``help(<package>.env)`` and ``<package>.env.__doc__`` find the function: give it the
+# page, then its own note.
+if __doc__ and env.__doc__:
+    env.__doc__ = f"{__doc__}\n``env(**kwargs)``: {inspect.cleandoc(env.__doc__)}\n"

@@ -7,7 +7,10 @@ Future"``), by ``Card`` or by kind number:
   Streaking Kittens expansion a hand holding the Streaking Kitten may hold one).
 - ``deck`` (required): the whole draw pile, top first, with exactly players - 1
   Exploding Kittens (with the expansion: any number, as long as the kittens in the
-  deck and in hands are not more than the players).
+  deck and in hands are not more than the players); at most
+  :data:`~ek_env.cards.MAX_DECK` (79) cards, the largest pile a game deals, or
+  :data:`~ek_env.cards.MAX_DECK_STREAKING` (126) with the expansion (the layout's
+  ``known_deck`` rows and ``insert:depth`` actions cover no more).
 - ``discard``: cards already in the discard pile (default none).
 - ``first_player``: the seat whose turn it is (default: random).
 - ``owed_turns``: turns that player owes, the current one included (default 1).
@@ -29,7 +32,16 @@ from typing import Any
 import numpy as np
 
 from cardgym.errors import ScenarioError
-from ek_env.cards import CARD_BY_NAME, CARD_NAMES, KITTEN, NUM_KINDS, STREAKING, composition
+from ek_env.cards import (
+    CARD_BY_NAME,
+    CARD_NAMES,
+    KITTEN,
+    MAX_DECK,
+    MAX_DECK_STREAKING,
+    NUM_KINDS,
+    STREAKING,
+    composition,
+)
 from ek_env.state import Config, State
 
 KEYS = ("hands", "deck", "discard", "first_player", "owed_turns", "attacked")
@@ -98,6 +110,14 @@ def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[st
                 + (" (a hand may hold one with the streaking_kitten)" if config.streaking else "")
             )
     deck = _cards(scenario["deck"], "deck", kinds)
+    max_deck = MAX_DECK_STREAKING if config.streaking else MAX_DECK
+    if len(deck) > max_deck:
+        raise ScenarioError(
+            f"'deck' holds {len(deck)} cards; the draw pile holds at most {max_deck}"
+            + (" with the Streaking Kittens expansion" if config.streaking else "")
+            + " (the largest pile a game can reach, and the size of the observation's "
+            "known_deck and of the insert:depth actions)"
+        )
     held = sum(hand.count(KITTEN) for hand in hands)
     if config.streaking:
         if deck.count(KITTEN) + held > n:

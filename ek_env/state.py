@@ -122,6 +122,12 @@ class Config:
                 f"num_players={self.num_players!r} is not allowed; "
                 f"Exploding Kittens takes {MIN_PLAYERS} to {MAX_PLAYERS} players"
             )
+        if not isinstance(self.hand_size, int) or isinstance(self.hand_size, bool):
+            # 7.0 == 7, so the choice check alone would let a float through to the deal.
+            raise OptionError(
+                f"hand_size={self.hand_size!r} is not an integer; allowed: "
+                f"{', '.join(map(repr, HAND_SIZES))}"
+            )
         _check_choice("hand_size", self.hand_size, HAND_SIZES)
         _check_choice("deck_defuses", self.deck_defuses, DECK_DEFUSE_RULES)
         _check_choice("attack_stacking", self.attack_stacking, ATTACK_STACKING_OPTIONS)

@@ -25,8 +25,8 @@ Arguments of ``env()`` / ``raw_env()`` / ``parallel_env()``:
 | `worm_counts` | 8 integers >= 0 summing to 36 | `(5, 5, 5, 5, 4, 4, 4, 4)` | worms of value 1..8 (the seed does not give them) |
 | `reward` | `"win_loss"`, `"score_difference"` | `"win_loss"` | +1 to each winner and -1 to every other player, or own worm total minus the mean of the other players' totals |
 | `final_tie` | `"shared"`, `"draw"` | `"shared"` | players tied on worms and on hand size all win (+1), or draw (0; the others -1) |
-| `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `render()` returns the table as text, or prints it |
-| `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows (AEC env): a seat, the agent to act, or everything |
+| `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `"ansi"`: `render()` returns the table as text; `"human"`: `reset()` and `step()` print it by themselves (as Gymnasium and PettingZoo envs do), and so does `render()` |
+| `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act (in the parallel env the seat whose commit is next), or everything |
 | `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the game with -1 for the offender(s) and 0 for the others |
 
 Stages and turn order. A round has up to four stages; in each, every seat with a
@@ -139,7 +139,9 @@ Scenarios: ``reset(options={"scenario": {...}})`` sets up a position; keys
 ``round``, ``tractor`` (the round-1 holder), ``hands``, ``discards``, ``deck`` or
 ``deck_top`` (top first: row positions 1, 2, ... of the start round, then the next),
 ``robot_deck`` (top first); cards by name (``"worm_5"``, ``"w5"``, ``5``,
-``"chicken_3"``, ``"c3"``, ``"hen"``). Unnamed cards are dealt at random. See
+``"chicken_3"``, ``"c3"``, ``"hen"``). Unnamed cards are dealt at random. A scenario
+in which a seat could come to hold more than a dealt game allows (9 of a kind, 14
+cards, worms worth 72: the observation's bounds) is refused. See
 :mod:`kakelaar_env.scenario`. Example::
 
     game.reset(seed=0, options={"scenario": {
@@ -153,6 +155,7 @@ what happened since a seat's last move.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -254,6 +257,13 @@ def env(**kwargs: Any) -> raw_env:
     base class, so no wrapper chain is applied (see :mod:`cardgym.aec`).
     """
     return raw_env(**kwargs)
+
+
+# The package's ``env`` (this function) shadows the module of the same name, so
+# ``help(<package>.env)`` and ``<package>.env.__doc__`` find the function: give it the
+# page, then its own note.
+if __doc__ and env.__doc__:
+    env.__doc__ = f"{__doc__}\n``env(**kwargs)``: {inspect.cleandoc(env.__doc__)}\n"
 
 
 __all__ = ["DOC_GROUPS", "ENV_ID", "env", "parallel_env", "raw_env"]

@@ -5,8 +5,10 @@ current stage (bid, play a hen or not, take a card back) their choice, the other
 their single legal move (``hen:none`` in the hen stage, ``pass`` otherwise). The
 step commits the choices in the engine's order and resolves the stage; since a
 stage's commits are hidden until it resolves, this is the same game as the AEC env
-(the same state, public record and observations). The ``ansi`` render ends with what
-happened in the last step, as ``render_seat`` saw it. See :mod:`kakelaar_env.env` for
+(the same state, public record and observations). ``render()`` shows one seat's view
+by default, as the AEC env does (``render_seat="full"`` for everything), and ends
+with what happened in the last step, as that seat saw it; with ``render_mode="human"``
+``reset()`` and ``step()`` print it by themselves. See :mod:`kakelaar_env.env` for
 options, observations (the public record included), actions and rewards.
 """
 
@@ -22,6 +24,7 @@ from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
+from cardgym.aec import scenario_of
 from cardgym.errors import IllegalMoveError, OptionError, OrderError
 from cardgym.record import TABLE
 from kakelaar_env import rules
@@ -46,7 +49,8 @@ StepResult = tuple[dict[str, Observation], dict[str, float], dict[str, bool], di
 
 class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
     """Karel Kakelaar parallel environment; arguments as :func:`kakelaar_env.env.raw_env`
-    (``render_seat``: a seat, or ``None``/``"full"`` for everything)."""
+    (``render_seat``: a seat, ``None`` for the seat whose commit is next, or ``"full"``
+    for everything)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "karel_kakelaar_v1",
@@ -75,8 +79,10 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
         if not (render_seat is None or render_seat == "full" or (
             isinstance(render_seat, int) and 0 <= render_seat < num_players
         )):
-            raise OptionError(f"render_seat={render_seat!r} is not allowed; allowed: None or "
-                              f"'full' (everything), or a seat 0..{num_players - 1}")
+            raise OptionError(f"render_seat={render_seat!r} is not allowed; allowed: None (the "
+                              f"seat whose commit is next), 'full' (everything), or a seat "
+                              f"0..{num_players - 1}")
+        num_players = self.config.num_players  # a numpy integer is taken as an int
         self.num_players = num_players
         self.render_mode = render_mode
         self.render_seat = render_seat
@@ -119,24 +125,49 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
-        """Start a new game; ``options={"scenario": {...}}`` as in the AEC env."""
+        """Start a new game; ``options={"scenario": {...}}`` as in the AEC env (unknown
+        keys are ignored with a one-line warning). With ``render_mode="human"`` the new
+        table is printed (as after each ``step``).
+
+        Raises:
+            OptionError: ``options`` is not a dict (nothing changes).
+            ScenarioError: the scenario fails validation (nothing changes, the
+                generator included).
+        """
+        scenario = scenario_of(options, self.metadata["name"])
         if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(seed)
-        scenario = None
-        if options:
-            unknown = sorted(str(k) for k in options if k != "scenario")
-            if unknown:
-                warnings.warn(f"reset options {unknown} are not used; the only option is "
-                              "'scenario'", stacklevel=2)
-            scenario = options.get("scenario")
-        self.game_state = rules.new_game(self.config, self._np_random, scenario)
+            rng, _ = seeding.np_random(seed)
+        else:
+            rng = self._np_random
+        # A scenario that fails validation leaves the env as it was, generator included.
+        saved = rng.bit_generator.state if scenario is not None else None
+        try:
+            state = rules.new_game(self.config, rng, scenario)
+        except Exception:
+            if saved is not None:
+                rng.bit_generator.state = saved
+            raise
+        self._np_random = rng
+        self.game_state = state
         self._step_start = 0
         self.agents = self.possible_agents[:]
-        return self._observations(), {agent: {} for agent in self.agents}
+        result: tuple[dict[str, Observation], dict[str, dict[str, Any]]] = (
+            self._observations(), {agent: {} for agent in self.agents})
+        if self.render_mode == "human":
+            self.render()
+        return result
 
     def step(self, actions: dict[str, Any]) -> StepResult:
         """Every live agent's action for the current stage; returns observations,
-        rewards, terminations, truncations and infos of the agents live before it."""
+        rewards, terminations, truncations and infos of the agents live before it.
+        With ``render_mode="human"`` the table is printed afterwards, the finishing
+        step included."""
+        result = self._step(actions)
+        if self.render_mode == "human":
+            self.render()
+        return result
+
+    def _step(self, actions: dict[str, Any]) -> StepResult:
         state = self.game_state
         if state is None:
             raise OrderError("step() called before reset(); call env.reset() first")
@@ -157,8 +188,13 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
                 {a: False for a in agents}, {a: {} for a in agents})
 
     def render(self) -> str | None:
-        """The table as ``render_seat`` sees it (everything for ``None``/``"full"``),
-        then what happened in the last step, as that seat saw it."""
+        """The table as ``render_seat`` sees it, then what happened in the last step, as
+        that seat saw it: returned as text with ``render_mode="ansi"``, printed with
+        ``render_mode="human"`` (which ``reset`` and ``step`` do by themselves).
+
+        ``render_seat``: a seat; ``None`` (default) for the seat whose commit is next
+        (the AEC env's agent to act); ``"full"`` for everything, hidden cards included.
+        """
         if self.render_mode is None:
             warnings.warn("render() called without a render_mode; pass render_mode='ansi' "
                           "or 'human'", stacklevel=2)
@@ -167,12 +203,12 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
             raise OrderError("render() called before reset(); call env.reset() first")
         state = self.game_state
         seat = self.render_seat
-        if seat is None or seat == "full":
+        if seat == "full":
             text = render_full(state)
             lines = [describe_event(event, TABLE, self.num_players)
                      for event in state.log[self._step_start:]]
         else:
-            view = PlayerView(state, int(seat))
+            view = PlayerView(state, state.current if seat is None else int(seat))
             text = render_view(view)
             lines = [describe_event(event, view.seat, self.num_players)
                      for event in view.events_since(self._step_start)]
@@ -238,7 +274,7 @@ class ParallelKakelaar(ParallelEnv):  # type: ignore[type-arg]
         )
         if self.illegal_action == "raise":
             raise IllegalMoveError(message)
-        warnings.warn(f"{message}; the game ends with -1 for the offenders", stacklevel=3)
+        warnings.warn(f"{message}; the game ends with -1 for the offenders", stacklevel=4)
         names = {agent for agent, _ in offenders}
         self._penalties = [-1.0 if a in names else 0.0 for a in self.possible_agents]
         return None

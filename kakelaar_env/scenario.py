@@ -19,13 +19,16 @@ A scenario is a mapping with any of these keys (cards by name: ``"worm_5"`` or
   (chickens; three of each value 3..7 in all); the rest shuffled beneath.
 
 Worms and hens not placed by the scenario are dealt at random: the draw pile is
-filled from them and the others count as removed unseen. Every error says what was
+filled from them and the others count as removed unseen. No seat may come to hold
+more than a dealt game allows, counting one card won in each round left: at most
+9 cards of a kind, 14 cards and worms worth 72 (the observation's bounds). Every error says what was
 wrong and what is allowed; a failed scenario changes nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import mul
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -34,12 +37,16 @@ from cardgym.errors import ScenarioError
 from kakelaar_env.cards import (
     CHICKEN_TYPES,
     HEN,
+    MAX_COPIES,
+    MAX_HAND,
+    MAX_SCORE,
     NUM_BIDDABLE,
     NUM_COLOURS,
     NUM_HENS,
     NUM_TYPES,
     ROUNDS,
     TYPE_NAMES,
+    WORM_VALUE,
     parse_card,
     row_size,
 )
@@ -84,6 +91,51 @@ def _counts(cards: list[int]) -> list[int]:
     for card in cards:
         counts[card] += 1
     return counts
+
+
+def _check_reach(hands: list[list[int]], discards: list[list[int]], winnable: list[int],
+                 rounds_left: int) -> None:
+    """Refuse a scenario in which a seat could come to hold more than the observation
+    counts (a dealt game never does: five chickens, then one card won per round).
+
+    Bounds, with ``R`` rounds left: of a kind, what the seat owns (hand and discard
+    pile) plus one card won per round from the worms and hens nobody owns yet; worm
+    points likewise. The hand only grows by a won card in a round without a bid (only
+    hens in hand, so not before the hand's biddable cards are all bid: ``NB`` such
+    rounds at most) and by one per mother hen played (``H``, at most two cards back for
+    it), and never past what was discarded: it grows by at most
+    ``min(R + discard - H, NB + H)``.
+    """
+    values = sorted((WORM_VALUE[card] for card in range(NUM_TYPES)
+                     for _ in range(winnable[card])), reverse=True)
+    best_worms = sum(values[:rounds_left])
+    for seat, (hand, discard) in enumerate(zip(hands, discards, strict=True)):
+        counts = _counts(hand + discard)
+        where = (f"seat {seat} could come to hold {{reach}} from {{owned}} in its hand and "
+                 f"discard pile and one card won in each of the {rounds_left} round(s) left")
+        for card in range(NUM_TYPES):
+            reach = counts[card] + min(rounds_left, winnable[card])
+            if reach > MAX_COPIES:
+                raise ScenarioError(
+                    where.format(reach=f"{reach} {TYPE_NAMES[card]}", owned=counts[card])
+                    + f"; the observation counts at most {MAX_COPIES} of a kind (one card "
+                    "won per round in a whole game)")
+        no_bid_rounds = max(0, rounds_left - sum(1 for card in hand if card != HEN))
+        hens = min(counts[HEN] + min(rounds_left, winnable[HEN]), rounds_left)
+        growth = max(min(rounds_left + len(discard) - played, no_bid_rounds + played)
+                     for played in range(hens + 1))
+        if len(hand) + growth > MAX_HAND:
+            raise ScenarioError(
+                where.format(reach=f"{len(hand) + growth} cards in hand",
+                             owned=f"{len(hand)} + {len(discard)} cards")
+                + f" (mother hens bring discarded cards back); a hand holds at most "
+                f"{MAX_HAND} (five chickens and one card won per round in a whole game)")
+        score = sum(map(mul, counts, WORM_VALUE))
+        if score + best_worms > MAX_SCORE:
+            raise ScenarioError(
+                where.format(reach=f"worms worth {score + best_worms}",
+                             owned=f"worms worth {score}")
+                + f"; the observation's scores go up to {MAX_SCORE} (nine worms of value 8)")
 
 
 def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Generator) -> None:
@@ -151,6 +203,13 @@ def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Gen
             f"the draw pile needs {needed - len(deck_top)} more cards but only {len(pool)} "
             "worms and hens are left after the hands and discard piles"
         )
+
+    start_hands = hands if hands is not None else [list(CHICKEN_TYPES) for _ in range(n)]
+    # Cards still to be won: every worm and hen not in a hand or discard pile.
+    owned = _counts([card for cards in start_hands + discards for card in cards])
+    winnable = [0 if card in CHICKEN_TYPES else totals[card] - owned[card]
+                for card in range(NUM_TYPES)]
+    _check_reach(start_hands, discards, winnable, ROUNDS + 1 - start)
 
     robot_top: list[int] = []
     robot_size = 15 - (start - 1)

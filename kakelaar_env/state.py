@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+import numpy as np
+
 from cardgym.errors import OptionError
 from cardgym.record import Event
 from cardgym.state import SlotState
@@ -52,6 +54,8 @@ def _check_worm_counts(value: object) -> tuple[int, ...]:
         f"allowed: {NUM_WORM_VALUES} non-negative integers (worms of value 1..8) summing to "
         f"{NUM_WORMS}, e.g. {DEFAULT_WORM_COUNTS}"
     )
+    if isinstance(value, np.ndarray) and value.ndim == 1:  # numpy integers are welcome too
+        value = value.tolist()
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise OptionError(f"worm_counts={value!r} is not a sequence; {allowed}")
     if len(value) != NUM_WORM_VALUES:
@@ -87,6 +91,8 @@ class Config:
     final_tie: str = "shared"
 
     def __post_init__(self) -> None:
+        if isinstance(self.num_players, np.integer):  # numpy integers are welcome too
+            object.__setattr__(self, "num_players", int(self.num_players))
         if (
             not isinstance(self.num_players, int)
             or isinstance(self.num_players, bool)

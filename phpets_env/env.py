@@ -25,7 +25,7 @@ Arguments of ``env()`` / ``raw_env()``:
 | `final_tie` | `"shared"`, `"nobody"` | `"shared"` | players still tied after comparing rows all take a token, or nobody does |
 | `start_player` | `"winner"`, `"rotate"`, `"random"` | `"winner"` | who starts rounds after the first (random in round 1) |
 | `reward` | `"match"`, `"round"` | `"match"` | +1/-1 at match end, or +1 to each round winner and -1 to the others at each round end |
-| `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `render()` returns the table as text, or prints it |
+| `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `"ansi"`: `render()` returns the table as text; `"human"`: `reset()` and `step()` print it by themselves (as Gymnasium and PettingZoo envs do), and so does `render()` |
 | `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act, or everything |
 | `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the match with -1 for the offender |
 
@@ -158,6 +158,7 @@ the ansi render tell what happened since a seat's last move.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -264,3 +265,10 @@ def env(**kwargs: Any) -> raw_env:
     base class, so no wrapper chain is applied (see :mod:`cardgym.aec`).
     """
     return raw_env(**kwargs)
+
+
+# The package's ``env`` (this function) shadows the module of the same name, so
+# ``help(<package>.env)`` and ``<package>.env.__doc__`` find the function: give it the
+# page, then its own note.
+if __doc__ and env.__doc__:
+    env.__doc__ = f"{__doc__}\n``env(**kwargs)``: {inspect.cleandoc(env.__doc__)}\n"

@@ -153,7 +153,7 @@ def test_render() -> None:
     game.reset(seed=0)
     text = game.render()
     assert text is not None and "seen by player_1" in text
-    full = parallel_env(num_players=3, render_mode="ansi")
+    full = parallel_env(num_players=3, render_mode="ansi", render_seat="full")
     full.reset(seed=0)
     assert "full view" in (full.render() or "")
 
@@ -167,7 +167,7 @@ def test_render_narrates_the_last_step_as_the_seat_saw_it() -> None:
     assert "In the last step:" in text
     assert "you bid chicken_3 face down" in text and "player_0 bid a card face down" in text
     assert "player_0 took position 1: worm_8" in text and "you took position 3: worm_4" in text
-    full = parallel_env(num_players=3, render_mode="ansi")
+    full = parallel_env(num_players=3, render_mode="ansi", render_seat="full")
     full.reset(seed=0, options={"scenario": {"tractor": 0}})
     full.step({agent: full.action_index(name) for agent, name in bids.items()})
     assert "player_0 bid chicken_7 face down" in (full.render() or "")
