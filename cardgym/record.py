@@ -21,7 +21,7 @@ game's own; a game names its codes and describes events in words.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -61,14 +61,24 @@ class Event:
         return replace(self, secret=NONE, seen_by=0)
 
 
-def blank_unseen(log: Sequence[Event], seat: int) -> list[Event]:
+def blank_unseen(log: Sequence[Event], seat: int,
+                 blank: Callable[[Event], Event] | None = None) -> list[Event]:
     """A copy of ``log`` with every secret ``seat`` did not see blanked: the log of a
-    state resampled for ``seat`` (search must not read what its seat did not see)."""
-    out = list(log)
-    for index, event in enumerate(out):
-        if event.secret != NONE and not event.seen_by >> seat & 1:
-            out[index] = Event(event.actor, event.what, event.target, event.card, event.result)
-    return out
+    state resampled for ``seat`` (search must not read what its seat did not see).
+
+    Args:
+        log: the record, oldest event first.
+        seat: the seat the sample is for.
+        blank: the event with its secret blanked, for a game that shares one object
+            per distinct event (default: a new :class:`Event`).
+    """
+    make = blank or _blank
+    return [event if event.secret == NONE or event.seen_by >> seat & 1 else make(event)
+            for event in log]
+
+
+def _blank(event: Event) -> Event:
+    return Event(event.actor, event.what, event.target, event.card, event.result)
 
 
 def events_as_seen_by(log: Sequence[Event], seat: int, start: int = 0) -> list[Event]:

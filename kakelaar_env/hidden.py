@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardgym.record import blank_unseen
 from kakelaar_env.cards import NUM_BIDDABLE
-from kakelaar_env.record import log_as_seen_by
+from kakelaar_env.record import blank_secret
 from kakelaar_env.rules import must_play_hen
 from kakelaar_env.state import NONE, State
 
@@ -24,7 +25,7 @@ def resample(state: State, seat: int, rng: np.random.Generator) -> State:
     re-derive). The sample depends on ``seat``'s information and ``rng`` alone.
     """
     clone = state.clone()
-    clone.log = log_as_seen_by(state.log, seat)
+    clone.log = blank_unseen(state.log, seat, blank_secret)
     # Pools are sorted before they are dealt: the sample depends on what ``seat``
     # knows and on the generator alone, not on the real order of the hidden cards.
     unseen = sorted(clone.deck + clone.removed)

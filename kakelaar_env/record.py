@@ -131,12 +131,10 @@ _BLANKED: Final = {
      for row in PICK_FACE_DOWN_EVENTS for picks in row for event in picks}
 
 
-def log_as_seen_by(log: list[Event], seat: int) -> list[Event]:
-    """``log`` with every secret that ``seat`` did not see blanked (as
-    :meth:`~cardgym.record.Event.as_seen_by`, faster on the shared instances)."""
-    blanked = _BLANKED
-    return [event if event.secret == NONE or event.seen_by >> seat & 1
-            else blanked.get(id(event)) or event.as_seen_by(seat) for event in log]
+def blank_secret(event: Event) -> Event:
+    """``event`` with its secret blanked (the shared instance for the engine's own
+    face-down events): for :func:`cardgym.record.blank_unseen`."""
+    return _BLANKED.get(id(event)) or replace(event, secret=NONE, seen_by=0)
 
 
 # ------------------------------------------------------------- round digest
@@ -288,5 +286,5 @@ __all__ = [
     "BID", "BID_FACE_DOWN", "CHOSEN", "EVENT_NAMES", "HEN", "HEN_FACE_DOWN", "HEN_FORCED",
     "HEN_PLAYED", "NO_HEN", "PICK_FACE_DOWN", "ROUND", "SCORE", "TAKE",
     "TOOK", "WHOLE_PILE", "WINNER", "choice_visibility", "describe_event", "digest_event",
-    "log_as_seen_by", "round_digest",
+    "blank_secret", "round_digest",
 ]

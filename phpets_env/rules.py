@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from cardgym.errors import IllegalMoveError
-from cardgym.record import NONE, TABLE, Event
+from cardgym.record import NONE, TABLE, Event, blank_unseen
 from phpets_env import effects
 from phpets_env.cards import BOWL_GUESSES, CARD_VALUES, NUM_CARDS, NUM_VALUES, Card, face_up_aside
 from phpets_env.effects import TURN_DRAW_EVENTS as _TURN_DRAWS
@@ -431,7 +431,7 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     has ruled out of a hand (``state.ruled_out``) holds in the sample too.
     """
     clone = state.clone()
-    clone.log = [_blanked(event, seat) for event in state.log]
+    clone.log = blank_unseen(state.log, seat, _blanked)
     mine = state.known[seat]
     slots: list[tuple[list[int], int]] = []  # (container, index) of each hidden card
     for other in range(state.num_players):
@@ -522,10 +522,8 @@ def _constrained_deal(pool: list[int], limits: list[int], rng: np.random.Generat
     return new
 
 
-def _blanked(event: Event, seat: int) -> Event:
-    """``event.as_seen_by(seat)``, the engine's shared object."""
-    if event.secret == NONE or event.seen_by >> seat & 1:
-        return event
+def _blanked(event: Event) -> Event:
+    """``event`` with its secret blanked: the engine's shared object."""
     return make_event(event.actor, event.what, event.target, event.card, event.result)
 
 
