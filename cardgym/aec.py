@@ -41,7 +41,7 @@ from pettingzoo import AECEnv
 from cardgym.actions import ActionTable
 from cardgym.errors import GameOverError, IllegalMoveError, OptionError, OrderError
 from cardgym.observation import ObservationSpec
-from cardgym.record import TABLE, Event
+from cardgym.record import TABLE, Event, events_as_seen_by
 
 StateT = TypeVar("StateT")
 
@@ -488,7 +488,7 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         """The record from index ``start`` on, as ``seat`` saw it: secrets it did not
         see are blanked (:meth:`cardgym.record.Event.as_seen_by`)."""
         self._require_reset("events()")
-        return [event.as_seen_by(seat) for event in self._game_log()[start:]]
+        return events_as_seen_by(self._game_log(), seat, start)
 
     def narrate(self, seat: int | str, start: int = 0) -> list[str]:
         """The record from index ``start`` on, one line per event, as ``seat`` saw it

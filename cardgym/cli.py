@@ -71,59 +71,45 @@ class UsageError(ValueError):
 # ------------------------------------------------------------ argument types
 
 
+def _number(text: str, convert: Callable[[str], Any], accept: Callable[[Any], bool],
+            rule: str) -> Any:
+    """``convert(text)`` if it converts and ``accept`` holds, else argparse's error
+    saying ``rule``."""
+    try:
+        value = convert(text)
+    except ValueError:
+        value = None
+    if value is None or not accept(value):
+        raise argparse.ArgumentTypeError(f"must be {rule}, got {text!r}") from None
+    return value
+
+
 def positive_int(text: str) -> int:
     """An argparse type: an integer above zero."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
+    return int(_number(text, int, lambda v: v > 0, "a positive integer"))
 
 
 def non_negative_int(text: str) -> int:
     """An argparse type: an integer of zero or more (seeds)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}")
-    return value
+    return int(_number(text, int, lambda v: v >= 0, "an integer >= 0"))
 
 
 def positive_float(text: str) -> float:
     """An argparse type: a finite number above zero."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
-    return value
+    return float(_number(text, float, lambda v: math.isfinite(v) and v > 0,
+                         "a positive number"))
 
 
 def non_negative_float(text: str) -> float:
     """An argparse type: a finite number of zero or more (coefficients)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
-    return value
+    return float(_number(text, float, lambda v: math.isfinite(v) and v >= 0,
+                         "a finite number >= 0"))
 
 
 def discount(text: str) -> float:
     """An argparse type: a discount factor, a number in (0, 1]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number in (0, 1], got {text!r}") from None
-    if not (math.isfinite(value) and 0 < value <= 1):
-        raise argparse.ArgumentTypeError(f"must be a number in (0, 1], got {text!r}")
-    return value
+    return float(_number(text, float, lambda v: math.isfinite(v) and 0 < v <= 1,
+                         "a number in (0, 1]"))
 
 
 def run_name(text: str) -> str:

@@ -6,14 +6,15 @@ an event is public (RULES.md §1: every announced choice, every card played face
 every reveal); an event may also carry one *secret* detail (the card given to a
 Favor, the depth a kitten went back to) that only the seats in ``seen_by`` saw.
 
-The log serves three readers, all through :meth:`Event.as_seen_by`, so that none of
-them can read a secret its seat did not see:
+Who reads the log, and how no reader sees a secret its seat did not see:
 
-- each game's encoder, which writes the newest events into a ``recent_moves``
-  field of the observation (the public part only);
-- the narration of ``cardgym play`` and of the ``ansi`` render (the events since a
-  seat's last turn, in words, secrets included where that seat saw them);
-- the conformance kit's choice checks (:func:`cardgym.testing.check_public_choices`).
+- each game's encoder writes the public part of the newest events (actor, what,
+  target, card, result; never ``secret``) into the ``recent_moves`` field of the
+  observation, through the game's ``PlayerView``;
+- the narration (:meth:`cardgym.aec.CardGameEnv.narrate`: ``cardgym play`` and the
+  ``ansi`` render) passes every event through :meth:`Event.as_seen_by` first;
+- ``resample_hidden`` gives a search sample the log with :func:`blank_unseen`, so
+  that a search reads only what its seat saw.
 
 What an event's integer fields mean (``what`` codes, card ids or values) is each
 game's own; a game names its codes and describes events in words.
@@ -86,11 +87,4 @@ def events_as_seen_by(log: Sequence[Event], seat: int, start: int = 0) -> list[E
     return [event.as_seen_by(seat) for event in log[start:]]
 
 
-def newest_first(log: Sequence[Event], seat: int, count: int) -> list[Event]:
-    """The last ``count`` events of ``log`` (fewer early in the game), newest first,
-    as ``seat`` saw them."""
-    first = max(len(log) - count, 0)
-    return [log[i].as_seen_by(seat) for i in range(len(log) - 1, first - 1, -1)]
-
-
-__all__ = ["NONE", "TABLE", "Event", "blank_unseen", "events_as_seen_by", "newest_first"]
+__all__ = ["NONE", "TABLE", "Event", "blank_unseen", "events_as_seen_by"]

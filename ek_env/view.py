@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardgym.record import Event, events_as_seen_by, newest_first
 from ek_env.cards import KITTEN, MAX_PLAYERS, MIN_PLAYERS, composition
 from ek_env.knowledge import row
 from ek_env.state import UNKNOWN
@@ -216,20 +215,6 @@ class PlayerView:
         return list(self._state.known_hands[start : start + self._state.kinds])
 
     # The public record ---------------------------------------------------
-
-    def recent_events(self, count: int) -> list[Event]:
-        """The last ``count`` events, newest first, as this seat saw them (a secret it
-        did not see is blank)."""
-        return newest_first(self._state.log, self.seat, count)
-
-    def events_since(self, start: int) -> list[Event]:
-        """The events from index ``start`` of the record on, as this seat saw them."""
-        return events_as_seen_by(self._state.log, self.seat, start)
-
-    @property
-    def events_recorded(self) -> int:
-        """How many events the record holds (for :meth:`events_since`)."""
-        return len(self._state.log)
 
     def recent_public(self, count: int) -> list[tuple[int, int, int, int, int]]:
         """The public part of the last ``count`` events, newest first: (actor, what,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardgym.record import Event, events_as_seen_by, newest_first
+from cardgym.record import Event, events_as_seen_by
 from kakelaar_env.cards import CHICKEN_TYPES, WORM_VALUE
 
 if TYPE_CHECKING:
@@ -165,19 +165,9 @@ class PlayerView:
 
     # The record as this seat saw it -----------------------------------------
 
-    def recent_events(self, count: int) -> list[Event]:
-        """The last ``count`` events, newest first, as this seat saw them (the
-        secrets of other seats' face-down choices blanked)."""
-        return newest_first(self._state.log, self.seat, count)
-
     def events_since(self, start: int) -> list[Event]:
         """The events from index ``start`` of the record on, as this seat saw them."""
         return events_as_seen_by(self._state.log, self.seat, start)
-
-    @property
-    def event_count(self) -> int:
-        """Events in the record so far (public: every commit and reveal is)."""
-        return len(self._state.log)
 
     # What this seat alone knows --------------------------------------------
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardgym.record import Event, events_as_seen_by, newest_first
 from phpets_env.cards import CARD_VALUES
 from phpets_env.record import PUBLIC_BY_ID, TURN_DRAW, PublicPart, public_part
 
@@ -98,18 +97,6 @@ class PlayerView:
         return self._state.ruled_out
 
     # The public record ----------------------------------------------------
-
-    @property
-    def event_count(self) -> int:
-        return len(self._state.log)
-
-    def recent_events(self, count: int) -> list[Event]:
-        """The last ``count`` events, newest first, as this seat saw them."""
-        return newest_first(self._state.log, self.seat, count)
-
-    def events_since(self, start: int) -> list[Event]:
-        """The events from index ``start`` on, oldest first, as this seat saw them."""
-        return events_as_seen_by(self._state.log, self.seat, start)
 
     def recent_public(self, count: int) -> list[PublicPart]:
         """The public part of the last ``count`` events but the draws that start turns
