@@ -1,9 +1,9 @@
 """Exploding Kittens cards as data: the kinds, the decks, and setup counts.
 
 Cards of one kind are interchangeable, so hands, the discard pile and the box are
-counts per kind and the draw pile is a list of kinds (RULES.md §3). The base game
-uses the first :data:`NUM_KINDS` kinds; the Streaking Kittens expansion (RULES.md
-§4) adds nine more, :data:`NUM_KINDS_STREAKING` in all.
+counts per kind and the draw pile is a list of kinds (docs/rules/exploding_kittens.md). The base game
+uses the first :data:`NUM_KINDS` kinds; the Streaking Kittens expansion (docs/rules/exploding_kittens.md,
+Streaking Kittens) adds nine more, :data:`NUM_KINDS_STREAKING` in all.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def deck_defuses(num_players: int, rule: str, streaking: bool = False) -> int:
 
     ``seed``: all of them, but only 2 with two players; ``2024``: at most 2
     (min(2, 6 - players)). With two decks every leftover Defuse goes in. With the
-    expansion the rule does not apply: 2 with 2-4 players, 1 with 5 (RULES.md §4).
+    expansion the rule does not apply: 2 with 2-4 players, 1 with 5 (docs/rules/exploding_kittens.md, Streaking Kittens).
     """
     leftover = composition(num_players)[DEFUSE] - num_players
     if num_decks(num_players) == 2:

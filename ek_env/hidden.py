@@ -5,7 +5,7 @@ the seat does not know is dealt anew; the deal depends only on the seat's
 information and the generator, never on where the hidden cards really are.
 
 The other seats' knowledge is rebuilt in the sample from what the resampling seat may
-know of it, never copied from the true state (RULES.md §1; issue 16): where another
+know of it, never copied from the true state (docs/rules/README.md; issue 16): where another
 seat put a kitten back, which card it gave or was given, and which cards it saw are
 its secrets. What the sample credits each other seat with:
 
@@ -63,55 +63,12 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     other = state.clone()
     # How many depths each seat knows: no secret choice changes the count.
     depths = [len(known) - known.count(UNKNOWN) for known in other.known_deck]
-    n = other.num_players
-    kinds = other.kinds
-    deck = other.deck
-    size = len(deck)
-    known = other.known_deck[seat]
     slots: list[tuple[int, int]] = []  # (slot kind, where)
     pool: list[int] = []
-    for depth in range(size):
-        if depth >= len(known) or known[depth] == UNKNOWN:
-            index = size - 1 - depth
-            slots.append((_PILE, index))
-            pool.append(deck[index])
-    alter_hidden = other.phase == ALTER and other.current != seat
-    if alter_hidden:
-        cards = other.alter_placed + other.alter_left
-        for position, card in enumerate(cards):
-            slots.append((_PILE, -1 - position))
-            pool.append(card)
-    for position, (giver, card) in enumerate(zip(other.garbage_from, other.garbage_in,
-                                                  strict=True)):
-        if giver != seat:
-            slots.append((_PILE, -100 - position))
-            pool.append(card)
-    needs_streaking = NOBODY
-    for holder in range(n):
-        if holder == seat and not other.blind[seat]:
-            continue
-        hand = other.hands[holder]
-        start = (seat * n + holder) * kinds
-        marks = other.marked[holder]
-        exploding = holder in other.explode_queue  # announced: its kitten explodes next
-        for card in range(kinds):
-            fixed = max(other.known_hands[start + card], marks[card])
-            if card == KITTEN and exploding:
-                fixed = max(fixed, 1)
-            free = hand[card] - fixed
-            if free > 0:
-                pool += [card] * free
-                slots += [(_HAND, holder)] * free
-                hand[card] = fixed
-        if kinds > STREAKING and hand[KITTEN] and not hand[STREAKING] and not exploding:
-            needs_streaking = holder
+    _lift_pile(other, seat, slots, pool)
+    needs_streaking = _lift_hands(other, seat, slots, pool)
     if other.config.fast:
-        box = other.box
-        for card in range(kinds):
-            if card not in (KITTEN, DEFUSE) and box[card]:
-                pool += [card] * box[card]
-                slots += [(_BOX, card)] * box[card]
-                box[card] = 0
+        _lift_box(other, slots, pool)
     if needs_streaking != NOBODY:  # a known held kitten keeps its Streaking Kitten
         index = next(i for i, s in enumerate(slots) if s == (_HAND, needs_streaking))
         slots.pop(index)
@@ -126,6 +83,68 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     _rebuild(other, seat, depths)
     other.log = blank_unseen(other.log, seat)
     return other
+
+
+def _lift_pile(state: State, seat: int, slots: list[tuple[int, int]], pool: list[int]) -> None:
+    """The pile slots hidden from ``seat``: the depths it does not know, the cards
+    another seat is reordering, and the cards other seats put in for Garbage
+    Collection. Their cards go to ``pool``."""
+    deck = state.deck
+    size = len(deck)
+    known = state.known_deck[seat]
+    for depth in range(size):
+        if depth >= len(known) or known[depth] == UNKNOWN:
+            index = size - 1 - depth
+            slots.append((_PILE, index))
+            pool.append(deck[index])
+    if state.phase == ALTER and state.turn_holder != seat:
+        cards = state.alter_placed + state.alter_left
+        for position, card in enumerate(cards):
+            slots.append((_PILE, -1 - position))
+            pool.append(card)
+    for position, (giver, card) in enumerate(zip(state.garbage_from, state.garbage_in,
+                                                  strict=True)):
+        if giver != seat:
+            slots.append((_PILE, -100 - position))
+            pool.append(card)
+
+
+def _lift_hands(state: State, seat: int, slots: list[tuple[int, int]], pool: list[int]) -> int:
+    """Take out of each hand the cards ``seat`` does not know there (its own too while
+    blind), into ``pool``. Returns the seat whose known held kitten needs its
+    Streaking Kitten back, or NOBODY."""
+    n = state.num_players
+    kinds = state.kinds
+    needs_streaking = NOBODY
+    for holder in range(n):
+        if holder == seat and not state.blind[seat]:
+            continue
+        hand = state.hands[holder]
+        start = (seat * n + holder) * kinds
+        marks = state.marked[holder]
+        exploding = holder in state.explode_queue  # announced: its kitten explodes next
+        for card in range(kinds):
+            fixed = max(state.known_hands[start + card], marks[card])
+            if card == KITTEN and exploding:
+                fixed = max(fixed, 1)
+            free = hand[card] - fixed
+            if free > 0:
+                pool += [card] * free
+                slots += [(_HAND, holder)] * free
+                hand[card] = fixed
+        if kinds > STREAKING and hand[KITTEN] and not hand[STREAKING] and not exploding:
+            needs_streaking = holder
+    return needs_streaking
+
+
+def _lift_box(state: State, slots: list[tuple[int, int]], pool: list[int]) -> None:
+    """The cards the ``fast`` option left in the box, but kittens and Defuses."""
+    box = state.box
+    for card in range(state.kinds):
+        if card not in (KITTEN, DEFUSE) and box[card]:
+            pool += [card] * box[card]
+            slots += [(_BOX, card)] * box[card]
+            box[card] = 0
 
 
 def _deal(state: State, slots: list[tuple[int, int]], pool: list[int],
@@ -147,6 +166,22 @@ def _deal(state: State, slots: list[tuple[int, int]], pool: list[int],
     rng.shuffle(piles)
     for i in piles[: kittens - cards.count(KITTEN)]:
         cards[i] = KITTEN
+    if not _deal_defuses(slots, cards, barred, defuses, rng):
+        return False
+    if not _deal_barred(slots, cards, barred, rest, rng):
+        return False
+    rng.shuffle(rest)
+    for i in range(len(slots)):
+        if cards[i] < 0:
+            cards[i] = rest.pop()
+    _write(state, slots, cards)
+    return True
+
+
+def _deal_defuses(slots: list[tuple[int, int]], cards: list[int], barred: dict[int, bytearray],
+                  defuses: int, rng: np.random.Generator) -> bool:
+    """The Defuses go to open slots but the box's and the hands they are ruled out
+    of. Returns False if they do not fit."""
     open_for_defuse = [i for i, (kind, where) in enumerate(slots)
                        if kind != _BOX and cards[i] < 0
                        and not (kind == _HAND and where in barred and barred[where][DEFUSE])]
@@ -155,7 +190,14 @@ def _deal(state: State, slots: list[tuple[int, int]], pool: list[int],
     rng.shuffle(open_for_defuse)
     for i in open_for_defuse[:defuses]:
         cards[i] = DEFUSE
-    for holder, ruled in barred.items():  # hands with ruled-out kinds first
+    return True
+
+
+def _deal_barred(slots: list[tuple[int, int]], cards: list[int], barred: dict[int, bytearray],
+                 rest: list[int], rng: np.random.Generator) -> bool:
+    """The hands with ruled-out kinds are filled first, from the cards of ``rest``
+    they may hold. Returns False if one cannot be."""
+    for holder, ruled in barred.items():
         places = [i for i, slot in enumerate(slots) if slot == (_HAND, holder) and cards[i] < 0]
         if not places:
             continue
@@ -166,10 +208,11 @@ def _deal(state: State, slots: list[tuple[int, int]], pool: list[int],
                                                          replace=False)), reverse=True)
         for i, at in zip(places, chosen, strict=True):
             cards[i] = rest.pop(at)
-    rng.shuffle(rest)
-    for i in range(len(slots)):
-        if cards[i] < 0:
-            cards[i] = rest.pop()
+    return True
+
+
+def _write(state: State, slots: list[tuple[int, int]], cards: list[int]) -> None:
+    """Put the dealt ``cards`` into their ``slots`` of the state."""
     deck = state.deck
     alter = state.alter_placed + state.alter_left
     for (kind, where), card in zip(slots, cards, strict=True):
@@ -186,7 +229,6 @@ def _deal(state: State, slots: list[tuple[int, int]], pool: list[int],
     placed = len(state.alter_placed)
     state.alter_placed = alter[:placed]
     state.alter_left = sorted(alter[placed:])
-    return True
 
 
 def _barred(state: State, slots: list[tuple[int, int]]) -> dict[int, bytearray]:

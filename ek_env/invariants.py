@@ -40,14 +40,25 @@ def check_invariants(state: State) -> None:
     - the game is over exactly when one player is left, or (expansion) with no
       winner when the draw pile ran dry.
     """
-    n = state.num_players
+    _check_cards(state)
+    _check_hands(state)
+    _check_books(state)
+    if state.phase == GAME_OVER:
+        _check_over(state)
+        return
+    _check_flow(state)
+    _check_knowledge(state)
+
+
+def _check_cards(state: State) -> None:
+    """Every card is accounted for; the kittens in play fit the players alive."""
     streaking = state.config.streaking
     piles = np.array([*state.hands, state.discard, state.out_of_play, state.box])
     assert piles.min() >= 0, f"negative count in {piles.tolist()}"
     limbo = state.deck + state.alter_left + state.alter_placed + state.garbage_in
     totals = piles.sum(axis=0) + np.bincount(limbo, minlength=state.kinds)
     totals[KITTEN] += state.held_kitten
-    assert totals.tolist() == list(composition(n, streaking)), (
+    assert totals.tolist() == list(composition(state.num_players, streaking)), (
         f"cards not conserved: {totals.tolist()}")
     alive = sum(state.alive)
     assert (state.held_kitten > 0) == (state.phase == INSERT), "held kitten outside INSERT"
@@ -58,7 +69,12 @@ def check_invariants(state: State) -> None:
             f"for {alive} players")
     else:
         assert state.deck.count(KITTEN) == alive - 1 - state.held_kitten, "kittens in deck != alive - 1"
-    for seat in range(n):
+
+
+def _check_hands(state: State) -> None:
+    """Kittens, marks and exploded seats' hands; sizes; what is ruled out."""
+    streaking = state.config.streaking
+    for seat in range(state.num_players):
         hand = state.hands[seat]
         if streaking:
             assert hand[KITTEN] <= 1, f"seat {seat} holds {hand[KITTEN]} kittens"
@@ -74,34 +90,53 @@ def check_invariants(state: State) -> None:
             assert not state.blind[seat] and not any(state.marked[seat])
     assert state.sizes == [sum(hand) for hand in state.hands], "sizes are not the hand sizes"
     kinds = state.kinds
-    for seat in range(n):
+    for seat in range(state.num_players):
         for card in range(kinds):
             assert not state.ruled_out[seat * kinds + card] or not state.hands[seat][card], (
                 f"seat {seat} holds {card}, which the table believes it has not")
+
+
+def _check_books(state: State) -> None:
+    """The record, the marks total and the eliminated seats."""
+    n = state.num_players
+    alive = sum(state.alive)
     if state.log:
         last = state.log[-1]
         assert isinstance(last, Event) and 0 <= last.what < len(EVENT_NAMES), (
             f"the record's last entry {last!r} is not an event of this game")
     assert state.marks_total == sum(map(sum, state.marked)), "marks_total is not the marks"
     assert len(state.eliminated) == n - alive and len(set(state.eliminated)) == n - alive
-    if state.phase == GAME_OVER:
-        if state.winner == NOBODY:
-            assert streaking and not state.deck and alive >= 2, "a draw without a dry deck"
-        else:
-            assert alive == 1 and state.alive[state.winner], "game over without one survivor"
-        return
+
+
+def _check_over(state: State) -> None:
+    """A game over has one survivor, or (expansion) a dry draw pile."""
+    alive = sum(state.alive)
+    if state.winner == NOBODY:
+        assert state.config.streaking and not state.deck and alive >= 2, (
+            "a draw without a dry deck")
+    else:
+        assert alive == 1 and state.alive[state.winner], "game over without one survivor"
+
+
+def _check_flow(state: State) -> None:
+    """A game going on: each phase's own fields, living seats to act and on turn."""
     assert not state.explode_queue or state.phase == INSERT, "explosions waiting outside INSERT"
     assert bool(state.alter_left) == (state.phase == ALTER), "cards being reordered outside ALTER"
     assert bool(state.garbage_queue) == (state.phase == GARBAGE), "garbage queue outside GARBAGE"
     if state.phase == TARGET:
-        assert state.blind[state.current] and state.pending_card >= 0
-    assert alive >= 2 and state.winner == NOBODY, "one survivor but the game goes on"
-    assert state.alive[state.current] and state.alive[state.to_act], "a dead seat is to act"
+        assert state.blind[state.turn_holder] and state.pending_card >= 0
+    assert sum(state.alive) >= 2 and state.winner == NOBODY, "one survivor but the game goes on"
+    assert state.alive[state.turn_holder] and state.alive[state.to_act], "a dead seat is to act"
     assert state.owed >= 1, "the turn holder owes no turn"
     if state.phase == PLAY:
-        assert state.to_act == state.current
+        assert state.to_act == state.turn_holder
     if state.phase == NOPE_WINDOW:
         assert state.pending_kind and state.alive[state.window_last]
+
+
+def _check_knowledge(state: State) -> None:
+    """Every seat's knowledge is true: known depths and lower bounds on hands."""
+    n = state.num_players
     size = len(state.deck)
     for seat, known in enumerate(state.known_deck):
         assert len(known) <= size, f"seat {seat} knows more depths than the deck has"

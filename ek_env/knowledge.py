@@ -1,4 +1,4 @@
-"""What each seat learns as cards move (RULES.md §1), kept in the state.
+"""What each seat learns as cards move (docs/rules/README.md), kept in the state.
 
 Two kinds of knowledge:
 

@@ -1,5 +1,6 @@
-"""The public record of an Exploding Kittens game (RULES.md §1): event codes, what
-the table sees of each choice, and events in words.
+"""The public record of an Exploding Kittens game (docs/rules/README.md): event codes and
+events in words (what the table sees of each choice, :func:`choice_visibility`, is
+:mod:`ek_env.choices`', named here too).
 
 The engine appends a :class:`~cardgym.record.Event` to ``state.log`` whenever
 something happens at the table. Its fields, by code (``what``):
@@ -58,12 +59,12 @@ order, so the NOPE events and the WINDOW outcome say who passed. Codes up to
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable
 from typing import Final
 
 from cardgym.record import NONE, Event
-from ek_env.cards import CARD_NAMES, KITTEN, STREAKING
-from ek_env.state import State
+from ek_env.cards import CARD_NAMES
+from ek_env.choices import choice_visibility
 
 PLAY: Final = 0
 PAIR: Final = 1
@@ -151,53 +152,6 @@ def unpack(value: int) -> list[int]:
     return cards
 
 
-# ------------------------------------------------------------ choices
-
-
-def choice_visibility(state: State, action: int) -> tuple[Hashable, int]:
-    """What the table sees of the seat to act choosing ``action`` now (RULES.md §1).
-
-    Returns ``(public, parties)``: alternatives with equal ``public`` differ only in a
-    secret seen by the seats in the bit mask ``parties``. Secret choices:
-
-    - the depth a defused kitten goes back to (``insert``): the actor only;
-    - the order of Alter the Future (``alter``): the actor only;
-    - the card given to a Favor (``give``): giver and receiver; public are a marked
-      copy (its mark leaves), an Exploding Kitten (it explodes for the receiver) and
-      a Streaking Kitten that leaves a held kitten behind (that kitten explodes);
-    - the card put in by Garbage Collection (``garbage``): its owner; public are a
-      marked copy, and a Streaking Kitten leaving a held kitten when the round of
-      put-ins ends with this one (the kitten explodes then; until then nothing shows).
-
-    Every other choice is announced: plays, targets, named cards, the five kinds, the
-    card taken from the discard pile, Nope or pass, drawing, blind plays and the
-    target of a turned-up card.
-    """
-    from ek_env import encoding  # the action table is built on the engine
-
-    kind, card, _, _ = encoding.layout(state.config).specs[action]
-    seat = state.to_act
-    actor = 1 << seat
-    if kind == encoding.INSERT_ACTION:
-        return "insert", actor
-    if kind == encoding.ALTER_ACTION:
-        return "alter", actor
-    holds_kitten = state.kinds > STREAKING and state.hands[seat][KITTEN] > 0
-    if kind in (encoding.GIVE_ACTION, encoding.GIVE_MARKED):
-        parties = actor | 1 << state.current
-        marked = kind == encoding.GIVE_MARKED
-        if marked or card == KITTEN or (card == STREAKING and holds_kitten):
-            return ("give", card, marked), parties
-        return "give", parties
-    if kind in (encoding.GARBAGE_ACTION, encoding.GARBAGE_MARKED):
-        marked = kind == encoding.GARBAGE_MARKED
-        last = all(state.blind[other] for other in state.garbage_queue[1:])
-        if marked or (card == STREAKING and holds_kitten and last):
-            return ("garbage", card, marked), actor
-        return "garbage", actor
-    return action, actor
-
-
 # ------------------------------------------------------------- in words
 
 
@@ -213,82 +167,145 @@ def _card(card: int) -> str:
     return CARD_NAMES[card] if card != NONE else "a card"
 
 
+def _known(event: Event) -> int:
+    """What the seat knows of the event's card: the public card, else the secret."""
+    return event.card if event.card != NONE else event.secret
+
+
+def _play(event: Event, me: int, who: str, whom: str) -> str:
+    return f"{who} played {CARD_NAMES[event.card]}" + (f" at {whom}" if whom else "")
+
+
+def _combo(event: Event, me: int, who: str, whom: str) -> str:
+    label = "a pair" if event.what == PAIR else "three"
+    return f"{who} played {label} of {CARD_NAMES[event.card]} against {whom}"
+
+
+def _name(event: Event, me: int, who: str, whom: str) -> str:
+    return f"{who} asked {whom} for {CARD_NAMES[event.card]}"
+
+
+def _five(event: Event, me: int, who: str, whom: str) -> str:
+    return f"{who} put {CARD_NAMES[event.card]} into five different"
+
+
+def _nope(event: Event, me: int, who: str, whom: str) -> str:
+    answered = "play" if event.result == 1 else "nope"
+    return f"{who} noped {_whose(event.target, me)} {answered}"
+
+
+def _window(event: Event, me: int, who: str, whom: str) -> str:
+    play = CARD_NAMES[event.card] if event.card != NONE else "five different"
+    return f"{_whose(event.actor, me)} {play} " + (
+        "goes ahead" if event.result == ALLOWED else "was stopped by the Nopes")
+
+
+def _hand_to_hand(event: Event, me: int, who: str, whom: str) -> str:
+    giving = event.what == GIVE
+    if event.result == NOTHING:
+        return (f"{who} had nothing to give to {whom}" if giving
+                else f"{who} found {whom}'s hand empty")
+    copy = " (the marked copy)" if event.result == MARKED_COPY else ""
+    card = _card(_known(event))
+    return (f"{who} gave {card}{copy} to {whom}" if giving
+            else f"{who} took {card}{copy} from {whom}")
+
+
+def _ask(event: Event, me: int, who: str, whom: str) -> str:
+    hit = event.result == HIT
+    return f"{whom} " + ("handed over" if hit else "had no") + (
+        f" {CARD_NAMES[event.card]}" + (f" to {who}" if hit else ""))
+
+
+def _take(event: Event, me: int, who: str, whom: str) -> str:
+    if event.result == NOTHING:
+        return f"{who} found nothing to take from the discard pile"
+    return f"{who} took {CARD_NAMES[event.card]} from the discard pile"
+
+
+def _draw(event: Event, me: int, who: str, whom: str) -> str:
+    return f"{who} drew {_card(_known(event))}"
+
+
+def _defuse(event: Event, me: int, who: str, whom: str) -> str:
+    return f"{who} played defuse"
+
+
+def _insert(event: Event, me: int, who: str, whom: str) -> str:
+    depth = event.secret
+    return f"{who} put the kitten back" + (f" at depth {depth}" if depth != NONE else "")
+
+
+def _out(event: Event, me: int, who: str, whom: str) -> str:
+    return f"{who} exploded and is out"
+
+
+def _saw(event: Event, me: int, who: str, whom: str) -> str:
+    secret = event.secret
+    seen = ", ".join(CARD_NAMES[c] for c in unpack(secret)) if secret != NONE else ""
+    verb = "saw" if event.what == SAW else "reordered"
+    return f"{who} {verb} the top {event.result} card(s)" + (f": {seen}" if seen else "")
+
+
+def _dry(event: Event, me: int, who: str, whom: str) -> str:
+    return f"{who} had to draw from an empty pile: the game ends in a draw"
+
+
+def _mark(event: Event, me: int, who: str, whom: str) -> str:
+    if event.result == NOTHING:
+        return f"{who} marked nothing: {whom} holds no card"
+    return f"{who} marked {whom}'s {CARD_NAMES[event.card]}" + (
+        " (already marked)" if event.result == ALREADY_MARKED else "")
+
+
+def _bomb(event: Event, me: int, who: str, whom: str) -> str:
+    return f"{who} put {event.result} kitten(s) on top of the shuffled pile"
+
+
+def _garbage(event: Event, me: int, who: str, whom: str) -> str:
+    copy = " (the marked copy)" if event.result == MARKED_COPY else ""
+    return f"{who} put {_card(_known(event))}{copy} into the draw pile"
+
+
+def _blind(event: Event, me: int, who: str, whom: str) -> str:
+    outcome = {LOST: "lost", PLAYED: "played", EXPLODED: "it explodes"}[event.result]
+    tried = "played blind" if event.what == BLIND_PLAY else "tried to Nope blind"
+    if event.what == BLIND_NOPE and event.result == NOPED:
+        outcome = "a Nope"
+    return f"{who} {tried}: {CARD_NAMES[event.card]}, {outcome}"
+
+
+def _target(event: Event, me: int, who: str, whom: str) -> str:
+    return f"{who} aimed the turned-up {CARD_NAMES[event.card]} at {whom}"
+
+
+def _turned(event: Event, me: int, who: str, whom: str) -> str:
+    return f"{who} turned up {CARD_NAMES[event.card]} looking for a defuse (lost)"
+
+
+def _explode(event: Event, me: int, who: str, whom: str) -> str:
+    return f"{who}'s held exploding_kitten goes off"
+
+
+#: Each event code in words: (event, the seat it is told to, actor, target) -> line.
+_DESCRIBE: Final[dict[int, Callable[[Event, int, str, str], str]]] = {
+    PLAY: _play, PAIR: _combo, THREE: _combo, NAME: _name, FIVE: _five, NOPE: _nope,
+    WINDOW: _window, GIVE: _hand_to_hand, STEAL: _hand_to_hand, ASK: _ask, TAKE: _take,
+    DRAW: _draw, DEFUSE: _defuse, INSERT: _insert, OUT: _out, SAW: _saw, DRY: _dry,
+    MARK: _mark, BOMB: _bomb, ALTERED: _saw, GARBAGE: _garbage, BLIND_PLAY: _blind,
+    BLIND_NOPE: _blind, TARGET: _target, TURNED: _turned, EXPLODE: _explode,
+}
+
+
 def describe_event(event: Event, seat: int, num_players: int) -> str:
     """One line in English: ``event`` as ``seat`` saw it (already passed through
     ``event.as_seen_by(seat)``: a secret it did not see is blank)."""
-    what, result = event.what, event.result
     who = _seat(event.actor, seat)
     whom = _seat(event.target, seat) if 0 <= event.target < num_players else ""
-    card = event.card
-    secret = event.secret
-    known = card if card != NONE else secret  # what this seat knows of the card
-    if what == PLAY:
-        return f"{who} played {CARD_NAMES[card]}" + (f" at {whom}" if whom else "")
-    if what in (PAIR, THREE):
-        label = "a pair" if what == PAIR else "three"
-        return f"{who} played {label} of {CARD_NAMES[card]} against {whom}"
-    if what == NAME:
-        return f"{who} asked {whom} for {CARD_NAMES[card]}"
-    if what == FIVE:
-        return f"{who} put {CARD_NAMES[card]} into five different"
-    if what == NOPE:
-        answered = "play" if result == 1 else "nope"
-        return f"{who} noped {_whose(event.target, seat)} {answered}"
-    if what == WINDOW:
-        play = CARD_NAMES[card] if card != NONE else "five different"
-        return f"{_whose(event.actor, seat)} {play} " + (
-            "goes ahead" if result == ALLOWED else "was stopped by the Nopes")
-    if what in (GIVE, STEAL):
-        if result == NOTHING:
-            return (f"{who} had nothing to give to {whom}" if what == GIVE
-                    else f"{who} found {whom}'s hand empty")
-        copy = " (the marked copy)" if result == MARKED_COPY else ""
-        text = (f"{who} gave {_card(known)}{copy} to {whom}" if what == GIVE
-                else f"{who} took {_card(known)}{copy} from {whom}")
-        return text
-    if what == ASK:
-        return f"{whom} " + ("handed over" if result == HIT else "had no") + (
-            f" {CARD_NAMES[card]}" + (f" to {who}" if result == HIT else ""))
-    if what == TAKE:
-        return (f"{who} took {CARD_NAMES[card]} from the discard pile" if result != NOTHING
-                else f"{who} found nothing to take from the discard pile")
-    if what == DRAW:
-        return f"{who} drew {_card(known)}"
-    if what == DEFUSE:
-        return f"{who} played defuse"
-    if what == INSERT:
-        return f"{who} put the kitten back" + (f" at depth {secret}" if secret != NONE else "")
-    if what == OUT:
-        return f"{who} exploded and is out"
-    if what in (SAW, ALTERED):
-        seen = ", ".join(CARD_NAMES[c] for c in unpack(secret)) if secret != NONE else ""
-        verb = "saw" if what == SAW else "reordered"
-        return f"{who} {verb} the top {result} card(s)" + (f": {seen}" if seen else "")
-    if what == DRY:
-        return f"{who} had to draw from an empty pile: the game ends in a draw"
-    if what == MARK:
-        if result == NOTHING:
-            return f"{who} marked nothing: {whom} holds no card"
-        return f"{who} marked {whom}'s {CARD_NAMES[card]}" + (
-            " (already marked)" if result == ALREADY_MARKED else "")
-    if what == BOMB:
-        return f"{who} put {result} kitten(s) on top of the shuffled pile"
-    if what == GARBAGE:
-        copy = " (the marked copy)" if result == MARKED_COPY else ""
-        return f"{who} put {_card(known)}{copy} into the draw pile"
-    if what in (BLIND_PLAY, BLIND_NOPE):
-        outcome = {LOST: "lost", PLAYED: "played", EXPLODED: "it explodes"}[result]
-        tried = "played blind" if what == BLIND_PLAY else "tried to Nope blind"
-        if what == BLIND_NOPE and result == NOPED:
-            outcome = "a Nope"
-        return f"{who} {tried}: {CARD_NAMES[card]}, {outcome}"
-    if what == TARGET:
-        return f"{who} aimed the turned-up {CARD_NAMES[card]} at {whom}"
-    if what == TURNED:
-        return f"{who} turned up {CARD_NAMES[card]} looking for a defuse (lost)"
-    if what == EXPLODE:
-        return f"{who}'s held exploding_kitten goes off"
-    return f"{who}: event {what}"  # pragma: no cover - every code is named above
+    describe = _DESCRIBE.get(event.what)
+    if describe is None:  # pragma: no cover - every code is named above
+        return f"{who}: event {event.what}"
+    return describe(event, seat, who, whom)
 
 
 __all__ = [

@@ -22,11 +22,15 @@ Future"``), by ``Card`` or by kind number:
 Cards not named stay in the box. No kind may be named more often than the game
 holds it (one deck, two from six players). Every error says what was wrong and
 what is allowed; a failed scenario changes nothing.
+
+This module checks a scenario and reads it into a :class:`Position`;
+:func:`ek_env.setup.new_game` sets the table up from it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -42,10 +46,37 @@ from ek_env.cards import (
     STREAKING,
     composition,
 )
-from ek_env.state import Config, State
+from ek_env.state import Config
 
 KEYS = ("hands", "deck", "discard", "first_player", "owed_turns", "attacked")
 STREAKING_KEYS = ("blind", "marked")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A checked scenario, cards as kinds.
+
+    Attributes:
+        hands: the cards of each seat.
+        deck: the draw pile, top first.
+        discard: the cards in the discard pile.
+        box: count per kind of the cards not named (they stay in the box).
+        first_player: the turn holder, or None for a random one.
+        owed_turns, attacked: the turn holder's owed turns and whether they come from
+            an Attack.
+        blind: the blind seats (Streaking Kittens).
+        marked: count per kind of each seat's marked cards (Streaking Kittens).
+    """
+
+    hands: list[list[int]]
+    deck: list[int]
+    discard: list[int]
+    box: list[int]
+    first_player: int | None
+    owed_turns: int
+    attacked: bool
+    blind: list[int]
+    marked: list[list[int]]
 
 
 def parse_card(value: object, kinds: int = NUM_KINDS) -> int:
@@ -65,6 +96,46 @@ def parse_card(value: object, kinds: int = NUM_KINDS) -> int:
                      f"{', '.join(CARD_NAMES[:kinds])}")
 
 
+def parse_scenario(config: Config, scenario: Mapping[str, Any]) -> Position:
+    """Check a scenario (see the module docstring) and read it.
+
+    Raises:
+        ScenarioError: the first thing wrong with it, and what is allowed.
+    """
+    _check_keys(config, scenario)
+    n = config.num_players
+    kinds = config.num_kinds
+    hands = _hands(config, scenario["hands"])
+    deck = _deck(config, scenario["deck"], hands)
+    discard = _cards(scenario.get("discard", []), "discard", kinds)
+    used = _used(config, hands, deck, discard)
+    first = scenario.get("first_player")
+    first_seat = None if first is None else _seat_count(first, "first_player", 0, n - 1)
+    owed = _seat_count(scenario.get("owed_turns", 1), "owed_turns", 1, 99)
+    attacked = scenario.get("attacked", owed > 1)
+    if not isinstance(attacked, bool):
+        raise ScenarioError(f"attacked must be True or False, got {attacked!r}")
+    blind = _blind_seats(scenario.get("blind", []), n)
+    marked = _marked(scenario.get("marked"), hands, kinds)
+    counts = composition(n, config.streaking)
+    return Position(hands, deck, discard, [counts[card] - used[card] for card in range(kinds)],
+                    first_seat, owed, attacked, blind, marked)
+
+
+def _check_keys(config: Config, scenario: object) -> None:
+    if not isinstance(scenario, Mapping):
+        raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {scenario!r}")
+    keys = KEYS + STREAKING_KEYS if config.streaking else KEYS
+    unknown = sorted(str(key) for key in set(scenario) - set(keys))
+    if unknown:
+        raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(keys)}"
+                            + ("" if config.streaking else
+                               " (blind and marked need expansions=('streaking',))"))
+    missing = [key for key in ("hands", "deck") if key not in scenario]
+    if missing:
+        raise ScenarioError(f"a scenario needs {' and '.join(missing)}; keys: {', '.join(KEYS)}")
+
+
 def _cards(value: object, where: str, kinds: int) -> list[int]:
     if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
         raise ScenarioError(f"{where} must be a list of cards, got {value!r}")
@@ -77,28 +148,11 @@ def _cards(value: object, where: str, kinds: int) -> list[int]:
     return cards
 
 
-def _seat_count(value: object, where: str, low: int, high: int) -> int:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not low <= value <= high:
-        raise ScenarioError(f"{where} must be an integer {low}..{high}, got {value!r}")
-    return int(value)
-
-
-def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[str, Any]) -> State:
-    """The state a scenario describes (see the module docstring)."""
-    if not isinstance(scenario, Mapping):
-        raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {scenario!r}")
-    keys = KEYS + STREAKING_KEYS if config.streaking else KEYS
-    unknown = sorted(str(key) for key in set(scenario) - set(keys))
-    if unknown:
-        raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(keys)}"
-                            + ("" if config.streaking else
-                               " (blind and marked need expansions=('streaking',))"))
-    missing = [key for key in ("hands", "deck") if key not in scenario]
-    if missing:
-        raise ScenarioError(f"a scenario needs {' and '.join(missing)}; keys: {', '.join(KEYS)}")
+def _hands(config: Config, raw_hands: Any) -> list[list[int]]:
+    """One hand per seat, without kittens (but one with a Streaking Kitten)."""
     n = config.num_players
-    raw_hands = scenario["hands"]
-    if isinstance(raw_hands, (str, bytes)) or not hasattr(raw_hands, "__len__") or len(raw_hands) != n:
+    if (isinstance(raw_hands, (str, bytes)) or not hasattr(raw_hands, "__len__")
+            or len(raw_hands) != n):
         raise ScenarioError(f"'hands' must list one hand (a list of cards) for each of the {n} seats")
     kinds = config.num_kinds
     hands = [_cards(hand, f"hands[{seat}]", kinds) for seat, hand in enumerate(raw_hands)]
@@ -109,7 +163,14 @@ def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[st
                 f"hands[{seat}] holds {held} exploding_kitten; kittens start in the deck"
                 + (" (a hand may hold one with the streaking_kitten)" if config.streaking else "")
             )
-    deck = _cards(scenario["deck"], "deck", kinds)
+    return hands
+
+
+def _deck(config: Config, raw_deck: object, hands: list[list[int]]) -> list[int]:
+    """The draw pile, top first: within the layout's depth, with the kittens the
+    rules allow."""
+    n = config.num_players
+    deck = _cards(raw_deck, "deck", config.num_kinds)
     max_deck = MAX_DECK_STREAKING if config.streaking else MAX_DECK
     if len(deck) > max_deck:
         raise ScenarioError(
@@ -129,7 +190,14 @@ def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[st
         raise ScenarioError(
             f"the deck must hold players - 1 = {n - 1} exploding_kitten cards, got {deck.count(KITTEN)}"
         )
-    discard = _cards(scenario.get("discard", []), "discard", kinds)
+    return deck
+
+
+def _used(config: Config, hands: list[list[int]], deck: list[int],
+          discard: list[int]) -> list[int]:
+    """Count per kind of the cards named, each within what the game holds."""
+    n = config.num_players
+    kinds = config.num_kinds
     counts = composition(n, config.streaking)
     used = [0] * kinds
     for card in [c for hand in hands for c in hand] + deck + discard:
@@ -140,32 +208,13 @@ def from_scenario(config: Config, rng: np.random.Generator, scenario: Mapping[st
                 f"the scenario names {CARD_NAMES[card]} {used[card]} times; "
                 f"the game with {n} players has {counts[card]}"
             )
-    first = scenario.get("first_player")
-    first_seat = None if first is None else _seat_count(first, "first_player", 0, n - 1)
-    owed = _seat_count(scenario.get("owed_turns", 1), "owed_turns", 1, 99)
-    attacked = scenario.get("attacked", owed > 1)
-    if not isinstance(attacked, bool):
-        raise ScenarioError(f"attacked must be True or False, got {attacked!r}")
-    blind = _blind_seats(scenario.get("blind", []), n)
-    marked = _marked(scenario.get("marked"), hands, kinds)
+    return used
 
-    state = State(config)
-    for seat, hand in enumerate(hands):
-        for card in hand:
-            state.hands[seat][card] += 1
-    state.deck = deck[::-1]  # top card last
-    for card in discard:
-        state.discard[card] += 1
-    state.box = [counts[card] - used[card] for card in range(kinds)]
-    for seat in blind:
-        state.blind[seat] = True
-    state.marked = [bytearray(marks) for marks in marked]
-    state.marks_total = sum(map(sum, marked))
-    state.count_sizes()
-    state.current = state.to_act = first_seat if first_seat is not None else int(rng.integers(n))
-    state.owed = owed
-    state.attacked = attacked
-    return state
+
+def _seat_count(value: object, where: str, low: int, high: int) -> int:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not low <= value <= high:
+        raise ScenarioError(f"{where} must be an integer {low}..{high}, got {value!r}")
+    return int(value)
 
 
 def _blind_seats(value: object, n: int) -> list[int]:

@@ -1,23 +1,28 @@
-"""Exploding Kittens: rule options, game state and moves (RULES.md §3).
+"""Exploding Kittens: rule options, phases and the game state (docs/rules/exploding_kittens.md).
 
 Hands, the discard pile, cards out of play and cards left in the box are counts per
 card kind; the draw pile is a list of kinds with the top card last. What each seat
 knows is kept beside the cards: the kinds at depths of the draw pile it has seen or
 placed (``known_deck``), and lower bounds on the cards in every other hand
-(``known_hands``).
+(``known_hands``). The moves are :mod:`ek_env.moves`' (named here too).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Final
 
 import numpy as np
 
+from cardgym.config import check_choice, check_num_players
 from cardgym.errors import OptionError
-from cardgym.record import Event
+from cardgym.record import NONE, Event
 from cardgym.state import SlotState
 from ek_env.cards import (
+    CATS,
+    COMBO_KINDS,
+    COMBO_KINDS_STREAKING,
     DECK_DEFUSE_RULES,
     EXPANSIONS,
     HAND_SIZES,
@@ -25,25 +30,62 @@ from ek_env.cards import (
     MIN_PLAYERS,
     NUM_KINDS,
     NUM_KINDS_STREAKING,
+    SINGLE_PLAYS,
+    STREAKING_PLAYS,
+    TAKEABLE,
+    TAKEABLE_STREAKING,
+)
+from ek_env.moves import (
+    Alter,
+    BlindNope,
+    BlindPlay,
+    ChooseFive,
+    ChooseTarget,
+    Draw,
+    Garbage,
+    Give,
+    Insert,
+    Move,
+    NameCard,
+    Nope,
+    Pass,
+    PlayCard,
+    PlayFive,
+    PlayPair,
+    PlayThree,
+    Take,
 )
 
-# Phases: what the seat to act decides.
-PLAY: Final = 0  # the turn holder plays a card or combo, or draws to end the turn
-CHOOSE_FIVE: Final = 1  # five different: pick the next kind (ascending) to play
-NAME_CARD: Final = 2  # three of a kind: name the card to ask for
-NOPE_WINDOW: Final = 3  # the seat asked may Nope the pending play or pass
-GIVE: Final = 4  # Favor: the target chooses a card to give
-INSERT: Final = 5  # Defuse: put the kitten back at a chosen depth
-TAKE: Final = 6  # five different: take a card from the discard pile
-GAME_OVER: Final = 7
-# Streaking Kittens phases
-ALTER: Final = 8  # Alter the Future 5x: place the next card, top first
-GARBAGE: Final = 9  # Garbage Collection: put one card from hand into the draw pile
-TARGET: Final = 10  # a blind player's turned-up Favor, Mark or Curse: choose the target
-PHASE_NAMES: Final = (
-    "play", "choose_five", "name_card", "nope_window", "give", "insert", "take", "game_over",
-    "alter", "garbage", "target",
-)
+
+class Phase(IntEnum):
+    """What the seat to act decides."""
+
+    PLAY = 0  # the turn holder plays a card or combo, or draws to end the turn
+    CHOOSE_FIVE = 1  # five different: pick the next kind (ascending) to play
+    NAME_CARD = 2  # three of a kind: name the card to ask for
+    NOPE_WINDOW = 3  # the seat asked may Nope the pending play or pass
+    GIVE = 4  # Favor: the target chooses a card to give
+    INSERT = 5  # Defuse: put the kitten back at a chosen depth
+    TAKE = 6  # five different: take a card from the discard pile
+    GAME_OVER = 7
+    # Streaking Kittens phases
+    ALTER = 8  # Alter the Future 5x: place the next card, top first
+    GARBAGE = 9  # Garbage Collection: put one card from hand into the draw pile
+    TARGET = 10  # a blind player's turned-up Favor, Mark or Curse: choose the target
+
+
+PLAY: Final = Phase.PLAY
+CHOOSE_FIVE: Final = Phase.CHOOSE_FIVE
+NAME_CARD: Final = Phase.NAME_CARD
+NOPE_WINDOW: Final = Phase.NOPE_WINDOW
+GIVE: Final = Phase.GIVE
+INSERT: Final = Phase.INSERT
+TAKE: Final = Phase.TAKE
+GAME_OVER: Final = Phase.GAME_OVER
+ALTER: Final = Phase.ALTER
+GARBAGE: Final = Phase.GARBAGE
+TARGET: Final = Phase.TARGET
+PHASE_NAMES: Final = tuple(phase.name.lower() for phase in Phase)
 #: Phases of the base game (the base observation's one-hot).
 BASE_PHASES: Final = 8
 
@@ -60,24 +102,21 @@ THREE: Final = 3  # three of a kind: ask for a named card
 FIVE: Final = 4  # five different: take from the discard pile
 PLAY_KIND_NAMES: Final = ("none", "single", "pair", "three", "five")
 
-NOBODY: Final = -1
-UNKNOWN: Final = -1  # a depth of the draw pile whose card a seat does not know
+#: No seat (a pending play without a target, no winner).
+NOBODY: Final = NONE
+#: No card (a pending play without a card, no card named yet).
+NO_CARD: Final = NONE
+#: A depth of the draw pile whose card a seat does not know.
+UNKNOWN: Final = NONE
 
 ATTACK_STACKING_OPTIONS: Final = ("reset", "stack")
 EMPTY_HAND_TARGET_OPTIONS: Final = ("allowed", "forbidden")
 ELIMINATED_CARDS_OPTIONS: Final = ("discard", "out_of_play")
 
 
-def _check_choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
-    if value not in allowed or isinstance(value, bool) != isinstance(allowed[0], bool):
-        raise OptionError(
-            f"{name}={value!r} is not a valid option; allowed: {', '.join(map(repr, allowed))}"
-        )
-
-
 @dataclass(frozen=True)
 class Config:
-    """Rule options of RULES.md §3 (defaults follow the seed text).
+    """Rule options of docs/rules/exploding_kittens.md; defaults as the printed rules give them.
 
     Attributes:
         num_players: 2 to 9 (two base decks from 6 players on).
@@ -93,7 +132,7 @@ class Config:
         eliminated_cards: ``"discard"`` (an exploded player's hand and kitten go to the
             discard pile) or ``"out_of_play"`` (shown, then set aside).
         expansions: ``()`` or ``("streaking",)``: the Streaking Kittens expansion
-            (RULES.md §4); a list is taken as a tuple.
+            (docs/rules/exploding_kittens.md, Streaking Kittens); a list is taken as a tuple.
         fast: with the expansion, remove a third of the undealt cards unseen before
             the kittens and leftover Defuses go in.
     """
@@ -109,37 +148,37 @@ class Config:
     fast: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("num_players", "hand_size"):  # numpy integers are welcome too
-            value = getattr(self, name)
-            if isinstance(value, np.integer):
-                object.__setattr__(self, name, int(value))
-        if (
-            not isinstance(self.num_players, int)
-            or isinstance(self.num_players, bool)
-            or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS
-        ):
-            raise OptionError(
-                f"num_players={self.num_players!r} is not allowed; "
-                f"Exploding Kittens takes {MIN_PLAYERS} to {MAX_PLAYERS} players"
-            )
+        check_num_players(self, "Exploding Kittens", MIN_PLAYERS, MAX_PLAYERS)
+        self._check_hand_size()
+        check_choice("deck_defuses", self.deck_defuses, DECK_DEFUSE_RULES)
+        check_choice("attack_stacking", self.attack_stacking, ATTACK_STACKING_OPTIONS)
+        check_choice("combos", self.combos, (True, False))
+        check_choice("empty_hand_target", self.empty_hand_target, EMPTY_HAND_TARGET_OPTIONS)
+        check_choice("eliminated_cards", self.eliminated_cards, ELIMINATED_CARDS_OPTIONS)
+        self._check_expansions()
+        check_choice("fast", self.fast, (False, True))
+        if self.fast and not self.streaking:
+            raise OptionError("fast=True applies to the Streaking Kittens expansion; "
+                              "pass expansions=('streaking',) with it")
+
+    def _check_hand_size(self) -> None:
+        if isinstance(self.hand_size, np.integer):  # numpy integers are welcome too
+            object.__setattr__(self, "hand_size", int(self.hand_size))
         if not isinstance(self.hand_size, int) or isinstance(self.hand_size, bool):
             # 7.0 == 7, so the choice check alone would let a float through to the deal.
             raise OptionError(
                 f"hand_size={self.hand_size!r} is not an integer; allowed: "
                 f"{', '.join(map(repr, HAND_SIZES))}"
             )
-        _check_choice("hand_size", self.hand_size, HAND_SIZES)
-        _check_choice("deck_defuses", self.deck_defuses, DECK_DEFUSE_RULES)
-        _check_choice("attack_stacking", self.attack_stacking, ATTACK_STACKING_OPTIONS)
-        _check_choice("combos", self.combos, (True, False))
-        _check_choice("empty_hand_target", self.empty_hand_target, EMPTY_HAND_TARGET_OPTIONS)
-        _check_choice("eliminated_cards", self.eliminated_cards, ELIMINATED_CARDS_OPTIONS)
+        check_choice("hand_size", self.hand_size, HAND_SIZES)
+
+    def _check_expansions(self) -> None:
         expansions = self.expansions
         if isinstance(expansions, str):  # one name, e.g. from ``--option expansions=streaking``
             expansions = (expansions,)
-            object.__setattr__(self, "expansions", expansions)
         if isinstance(expansions, list):
             expansions = tuple(expansions)
+        if expansions is not self.expansions:
             object.__setattr__(self, "expansions", expansions)
         if (not isinstance(expansions, tuple) or len(set(expansions)) != len(expansions)
                 or any(name not in EXPANSIONS for name in expansions)):
@@ -147,10 +186,6 @@ class Config:
                 f"expansions={self.expansions!r} is not valid; give a tuple of distinct names "
                 f"from: {', '.join(map(repr, EXPANSIONS))} (or () for the base game)"
             )
-        _check_choice("fast", self.fast, (False, True))
-        if self.fast and not self.streaking:
-            raise OptionError("fast=True applies to the Streaking Kittens expansion; "
-                              "pass expansions=('streaking',) with it")
 
     @property
     def streaking(self) -> bool:
@@ -163,10 +198,34 @@ class Config:
         return NUM_KINDS_STREAKING if "streaking" in self.expansions else NUM_KINDS
 
 
+# ----------------------------------------------- what the options allow
+
+
+def combo_kinds(config: Config) -> tuple[int, ...]:
+    """Kinds that may join a combo (never a kitten, a Defuse or a Streaking Kitten)."""
+    return COMBO_KINDS_STREAKING if config.streaking else COMBO_KINDS
+
+
+def takeable(config: Config) -> tuple[int, ...]:
+    """Kinds five different may take from the discard pile."""
+    return TAKEABLE_STREAKING if config.streaking else TAKEABLE
+
+
+def pair_kinds(config: Config) -> tuple[int, ...]:
+    """Kinds that may form a pair (or three of a kind): cats only without combos."""
+    return combo_kinds(config) if config.combos else CATS
+
+
+def single_plays(config: Config) -> tuple[int, ...]:
+    """Action cards played alone by choice."""
+    return SINGLE_PLAYS + STREAKING_PLAYS if config.streaking else SINGLE_PLAYS
+
+
 class State(SlotState):
     """Everything about a game in progress, including what each seat knows.
 
     Attributes (the less obvious ones):
+        turn_holder: the seat whose turn it is.
         owed: turns the turn holder still owes, the current one included.
         attacked: whether the turn holder's turns come from an Attack (stacking).
         to_act: the seat deciding now (the turn holder, a seat in a Nope window, the
@@ -201,7 +260,7 @@ class State(SlotState):
 
     __slots__ = (
         "config", "num_players", "deck", "hands", "discard", "out_of_play", "box", "alive",
-        "current", "owed", "attacked", "phase", "to_act", "pending_kind", "pending_card",
+        "turn_holder", "owed", "attacked", "phase", "to_act", "pending_kind", "pending_card",
         "pending_target", "pending_named", "pending_five", "nopes", "window_last",
         "held_kitten", "known_deck", "known_hands", "eliminated", "winner", "turns_played",
         "kinds", "blind", "marked", "explode_queue", "resume", "resume_seat", "alter_left",
@@ -222,15 +281,15 @@ class State(SlotState):
         self.out_of_play: list[int] = [0] * k
         self.box: list[int] = [0] * k
         self.alive: list[bool] = [True] * n
-        self.current: int = 0
+        self.turn_holder: int = 0
         self.owed: int = 1
         self.attacked: bool = False
         self.phase: int = PLAY
         self.to_act: int = 0
         self.pending_kind: int = NO_PLAY
-        self.pending_card: int = NOBODY
+        self.pending_card: int = NO_CARD
         self.pending_target: int = NOBODY
-        self.pending_named: int = NOBODY
+        self.pending_named: int = NO_CARD
         self.pending_five: list[int] = []
         self.nopes: int = 0
         self.window_last: int = NOBODY
@@ -267,7 +326,7 @@ class State(SlotState):
         other.out_of_play = self.out_of_play[:]
         other.box = self.box[:]
         other.alive = self.alive[:]
-        other.current = self.current
+        other.turn_holder = self.turn_holder
         other.owed = self.owed
         other.attacked = self.attacked
         other.phase = self.phase
@@ -310,123 +369,13 @@ class State(SlotState):
         self.sizes = [sum(hand) for hand in self.hands]
 
 
-# ------------------------------------------------------------------- moves
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """End the turn by drawing the top card."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayCard:
-    """Play one action card; ``target`` is the chosen seat for Favor."""
-
-    card: int
-    target: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PlayPair:
-    """Two of a kind (a cat pair): take a random card from ``target``."""
-
-    card: int
-    target: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayThree:
-    """Three of a kind against ``target``; the card to ask for is named next."""
-
-    card: int
-    target: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayFive:
-    """Start five different; the five kinds are chosen next, one at a time."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseFive:
-    """Add one kind to the five different being assembled (ascending order)."""
-
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
-class NameCard:
-    """Three of a kind: name the card asked for."""
-
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
-class Nope:
-    """Nope the pending play (or the last Nope)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Let the pending play (or the last Nope) stand."""
-
-
-@dataclass(frozen=True, slots=True)
-class Give:
-    """Favor: give a card of this kind to the player who asked; with the Streaking
-    Kittens expansion, ``marked`` chooses a marked (public) copy rather than an
-    unmarked one (where both are held they are different choices, RULES.md §1)."""
-
-    card: int
-    marked: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Insert:
-    """Defuse: put the kitten back with ``depth`` cards above it (0 = top)."""
-
-    depth: int
-
-
-@dataclass(frozen=True, slots=True)
-class Take:
-    """Five different: take a card of this kind from the discard pile."""
-
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
-class BlindPlay:
-    """Streaking Kittens: a blind turn holder plays a random card of their hand."""
-
-
-@dataclass(frozen=True, slots=True)
-class BlindNope:
-    """Streaking Kittens: a blind seat asked in a Nope window tries a random card."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseTarget:
-    """Streaking Kittens: the target of a blind player's turned-up Favor, Mark or Curse."""
-
-    target: int
-
-
-@dataclass(frozen=True, slots=True)
-class Alter:
-    """Alter the Future 5x: put a card of this kind at the next depth, top first."""
-
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
-class Garbage:
-    """Garbage Collection: put a card of this kind from hand into the draw pile;
-    ``marked`` chooses a marked copy (see :class:`Give`)."""
-
-    card: int
-    marked: bool = False
-
-
-Move = (Draw | PlayCard | PlayPair | PlayThree | PlayFive | ChooseFive | NameCard | Nope | Pass
-        | Give | Insert | Take | BlindPlay | BlindNope | ChooseTarget | Alter | Garbage)
+__all__ = [
+    "ALTER", "ATTACK_STACKING_OPTIONS", "BASE_PHASES", "CHOOSE_FIVE", "ELIMINATED_CARDS_OPTIONS",
+    "EMPTY_HAND_TARGET_OPTIONS", "FIVE", "GAME_OVER", "GARBAGE", "GIVE", "INSERT", "NAME_CARD",
+    "NOBODY", "NOPE_WINDOW", "NO_CARD", "NO_PLAY", "PAIR", "PHASE_NAMES", "PLAY",
+    "PLAY_KIND_NAMES", "RESUME_DRAW", "RESUME_PLAY", "RESUME_WINDOW", "SINGLE", "TAKE", "TARGET",
+    "THREE", "UNKNOWN", "Alter", "BlindNope", "BlindPlay", "ChooseFive", "ChooseTarget", "Config",
+    "Draw", "Garbage", "Give", "Insert", "Move", "NameCard", "Nope", "Pass", "Phase", "PlayCard",
+    "PlayFive", "PlayPair", "PlayThree", "State", "Take", "combo_kinds", "pair_kinds",
+    "single_plays", "takeable",
+]

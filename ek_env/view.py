@@ -1,4 +1,4 @@
-"""What one seat may know of an Exploding Kittens state (RULES.md §1).
+"""What one seat may know of an Exploding Kittens state (docs/rules/README.md).
 
 :class:`PlayerView` is the only way the encoder and the renderer's seat view read a
 state: everything it returns is public or known to its seat. The draw pile appears
@@ -7,20 +7,15 @@ only as its size, its public kitten count, and the depths the seat knows.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ek_env.cards import KITTEN, MAX_PLAYERS, MIN_PLAYERS, composition
 from ek_env.knowledge import row
-from ek_env.state import UNKNOWN
+from ek_env.state import UNKNOWN, Config, State
 
 #: Exploding Kittens in the box with the expansion, by player count.
 _KITTENS = {n: composition(n, True)[KITTEN] for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 _NONE: list[int] = []
 _NO_MARKS: list[bytearray] = []
-
-if TYPE_CHECKING:
-    from ek_env.state import Config, State
 
 
 class PlayerView:
@@ -57,7 +52,7 @@ class PlayerView:
 
     @property
     def turn_holder(self) -> int:
-        return self._state.current
+        return self._state.turn_holder
 
     @property
     def owed_turns(self) -> int:
@@ -120,7 +115,7 @@ class PlayerView:
         turn holder, seats alive, hand sizes, owed turns, attacked, deck size, discard
         pile, cards out of play."""
         s = self._state
-        return (s.phase, s.to_act, s.current, s.alive, s.sizes, s.owed, s.attacked,
+        return (s.phase, s.to_act, s.turn_holder, s.alive, s.sizes, s.owed, s.attacked,
                 len(s.deck), s.discard, s.out_of_play)
 
     # The seat's own knowledge ------------------------------------------
@@ -167,7 +162,7 @@ class PlayerView:
         if not (state.marks_total or state.held_kitten or state.garbage_queue
                 or state.alter_left or True in state.blind):
             return None
-        if state.alter_left and state.current == self.seat:
+        if state.alter_left and state.turn_holder == self.seat:
             left, placed = state.alter_left, state.alter_placed
         else:
             left = placed = _NONE
@@ -191,7 +186,7 @@ class PlayerView:
         """The cards I still have to place and those I placed (Alter the Future), if I
         am the one reordering; else nothing."""
         state = self._state
-        if state.alter_left and state.current == self.seat:
+        if state.alter_left and state.turn_holder == self.seat:
             return state.alter_left[:], state.alter_placed[:]
         return [], []
 

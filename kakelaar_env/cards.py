@@ -1,4 +1,4 @@
-"""Karel Kakelaar cards as data (RULES.md §5).
+"""Karel Kakelaar cards as data (docs/rules/karel_kakelaar.md).
 
 Cards are kept by *type*, not as physical cards: two worms of the same value (or
 two mother hens) are interchangeable, and a chicken card only ever moves between
@@ -8,8 +8,11 @@ piles are count vectors indexed by :class:`CardType`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
 from typing import Final
+
+from cardgym.record import NONE
 
 
 class CardType(IntEnum):
@@ -42,15 +45,16 @@ CHICKEN_TYPES: Final[tuple[int, ...]] = tuple(range(FIRST_CHICKEN, FIRST_CHICKEN
 #: Types that can lie in the row (worms and the mother hen).
 ROW_TYPES: Final[tuple[int, ...]] = (*range(NUM_WORM_VALUES), HEN)
 NUM_ROW_TYPES: Final = len(ROW_TYPES)  # 9
+#: Index of a type among the row types (NONE: never in the row).
 ROW_SLOT: Final[tuple[int, ...]] = tuple(
-    ROW_TYPES.index(t) if t in ROW_TYPES else -1 for t in range(NUM_TYPES)
+    ROW_TYPES.index(t) if t in ROW_TYPES else NONE for t in range(NUM_TYPES)
 )
 
 #: Snake-case names used in action names and scenarios.
 TYPE_NAMES: Final[tuple[str, ...]] = tuple(t.name.lower() for t in CardType)
-#: The value a card bids with (-1: cannot be bid).
+#: The value a card bids with (NONE: cannot be bid).
 BID_VALUE: Final[tuple[int, ...]] = tuple(
-    t + 1 if t < NUM_WORM_VALUES else t - FIRST_CHICKEN + 3 if t < HEN else -1
+    t + 1 if t < NUM_WORM_VALUES else t - FIRST_CHICKEN + 3 if t < HEN else NONE
     for t in range(NUM_TYPES)
 )
 #: Points a card scores in hand at the end (worms only).
@@ -58,7 +62,7 @@ WORM_VALUE: Final[tuple[int, ...]] = tuple(
     t + 1 if t < NUM_WORM_VALUES else 0 for t in range(NUM_TYPES)
 )
 
-#: Worms per value 1..8 (RULES.md §5 default; the seed does not give them).
+#: Worms per value 1..8 by default (docs/rules/karel_kakelaar.md).
 DEFAULT_WORM_COUNTS: Final[tuple[int, ...]] = (5, 5, 5, 5, 4, 4, 4, 4)
 NUM_WORMS: Final = 36
 NUM_HENS: Final = 9
@@ -89,6 +93,14 @@ def removed_unseen(num_players: int) -> int:
 MAX_DRAW_PILE: Final = max(
     NUM_WORMS + NUM_HENS - removed_unseen(n) - row_size(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
 )
+
+
+def count_types(cards: Iterable[int]) -> list[int]:
+    """Count of each card type in ``cards``."""
+    counts = [0] * NUM_TYPES
+    for card in cards:
+        counts[card] += 1
+    return counts
 
 
 def parse_card(value: object) -> int:

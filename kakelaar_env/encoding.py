@@ -1,7 +1,9 @@
-"""Karel Kakelaar action table and observation layout: the one source of truth.
+"""Karel Kakelaar observation layout and encoder: the one source of truth.
 
 Observations are seat-relative: index 0 of every per-seat field is the observer,
-then the other seats clockwise; seats not at the table are zero.
+then the other seats clockwise; seats not at the table are zero. The action table
+(:mod:`kakelaar_env.actions`) and the masks and dispatch over it
+(:mod:`kakelaar_env.legality`) are re-exported here: the env's layout in one place.
 """
 
 from __future__ import annotations
@@ -12,8 +14,24 @@ from typing import Final, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from cardgym.actions import ActionTable
 from cardgym.observation import Field, ObservationSpec
+from kakelaar_env.actions import (
+    ACTION_SPECS,
+    ACTION_TABLE,
+    BID_BASE,
+    BID_CARD,
+    HEN_NONE,
+    HEN_NONE_INDEX,
+    HEN_PLAY,
+    HEN_PLAY_INDEX,
+    NUM_ACTIONS,
+    PASS,
+    PASS_INDEX,
+    TAKE_BASE,
+    TAKE_CARD,
+    action_to_move,
+    move_to_action,
+)
 from kakelaar_env.cards import (
     HEN,
     MAX_COPIES,
@@ -28,135 +46,19 @@ from kakelaar_env.cards import (
     NUM_WORMS,
     ROUNDS,
     ROW_SLOT,
-    TYPE_NAMES,
     WORM_VALUE,
 )
-from kakelaar_env.record import DIGEST_WIDTH
-from kakelaar_env.rules import commit_bid, commit_hen, commit_take
-from kakelaar_env.state import (
-    BID,
-    HEN_STAGE,
-    NONE,
-    PHASE_NAMES,
-    Bid,
-    HenChoice,
-    Move,
-    State,
-    TakeBack,
-)
+from kakelaar_env.digest import DIGEST_WIDTH
+from kakelaar_env.legality import apply_action, legal_action_mask, legal_mask_for, parallel_mask
+from kakelaar_env.state import NONE, PHASE_NAMES
 from kakelaar_env.view import PlayerView
 
-# ------------------------------------------------------------------ actions
-# ACTION_SPECS[i] = (kind, card type or -1).
-BID_CARD: Final = 0
-HEN_NONE: Final = 1
-HEN_PLAY: Final = 2
-TAKE_CARD: Final = 3
-PASS: Final = 4
-
-
-def _build_actions() -> list[tuple[str, tuple[int, int], str]]:
-    rows: list[tuple[str, tuple[int, int], str]] = []
-    for card in range(NUM_BIDDABLE):
-        rows.append((f"bid:{TYPE_NAMES[card]}", (BID_CARD, card),
-                     f"bid {TYPE_NAMES[card]} face down"))
-    rows.append(("hen:none", (HEN_NONE, -1), "play no mother hen this round"))
-    rows.append(("hen:play", (HEN_PLAY, -1),
-                 "play a mother hen: it leaves the game and I take two cards of my discard pile "
-                 "back (all of them if it holds two or fewer)"))
-    for card in range(NUM_BIDDABLE):
-        rows.append((f"take:{TYPE_NAMES[card]}", (TAKE_CARD, card),
-                     f"take {TYPE_NAMES[card]} back from my discard pile"))
-    rows.append(("pass", (PASS, -1),
-                 "parallel env only: nothing to decide in this step (no card to bid, or no "
-                 "card to choose to take back)"))
-    return rows
-
-
-ACTION_TABLE: Final = ActionTable(_build_actions())
-ACTION_SPECS: Final[tuple[tuple[int, int], ...]] = ACTION_TABLE.moves
-NUM_ACTIONS: Final = len(ACTION_TABLE)
-BID_BASE: Final = 0
-HEN_NONE_INDEX: Final = ACTION_TABLE.index("hen:none")
-HEN_PLAY_INDEX: Final = ACTION_TABLE.index("hen:play")
-TAKE_BASE: Final = ACTION_TABLE.index("take:worm_1")
-PASS_INDEX: Final = ACTION_TABLE.index("pass")
-
-
-# bytes.translate table: a zero count -> "0", any other -> "1" (read as a binary number).
-_BITS: Final = bytes([48] + [49] * 255)
-
-
-def legal_mask_for(state: State, seat: int) -> int:
-    """Legal actions of ``seat`` in the current stage as a bit mask (bit i = action i);
-    0 when ``seat`` has nothing to decide (the AEC env does not ask it)."""
-    if seat != state.current and seat not in state.asked[state.cursor:]:
-        return 0
-    phase = state.phase
-    if phase == BID:
-        # Bit t set for every biddable type t in hand (types 0..12 are actions 0..12).
-        return int(state.hands[seat][NUM_BIDDABLE - 1 :: -1].translate(_BITS), 2)
-    if phase == HEN_STAGE:
-        hand = state.hands[seat]
-        if state.round < ROUNDS and hand.count(0, 0, NUM_BIDDABLE) == NUM_BIDDABLE:
-            return 1 << HEN_PLAY_INDEX
-        return 0b11 << HEN_NONE_INDEX
-    left = state.discards[seat]
-    if state.picks[seat]:
-        left = left[:]
-        for card in state.picks[seat]:
-            left[card] -= 1
-    return int(left[::-1].translate(_BITS), 2) << TAKE_BASE
-
-
-def legal_action_mask(state: State) -> int:
-    """Legal actions of the seat to act as a bit mask (0 once the game is over)."""
-    if not state.asked:
-        return 0
-    return legal_mask_for(state, state.current)
-
-
-def parallel_mask(state: State, seat: int) -> int:
-    """``seat``'s legal actions in a parallel step: its decision if it has one, else
-    the single move ``hen:none`` in the mother-hen stage and ``pass`` in the others."""
-    mask = legal_mask_for(state, seat) if state.asked else 0
-    if mask:
-        return mask
-    return 1 << (HEN_NONE_INDEX if state.phase == HEN_STAGE else PASS_INDEX)
-
-
-def apply_action(state: State, action: int) -> None:
-    """Commit a legal action index of the seat to act (the fast path of the AEC env,
-    the parallel env and the search; :func:`kakelaar_env.rules.apply` is the checked one)."""
-    kind, card = ACTION_SPECS[action]
-    if kind == BID_CARD:
-        commit_bid(state, card)
-    elif kind == TAKE_CARD:
-        commit_take(state, card)
-    else:
-        commit_hen(state, kind == HEN_PLAY)
-
-
-def action_to_move(state: State, action: int) -> Move | None:
-    """The engine move an action stands for (``None`` for ``pass``)."""
-    kind, card = ACTION_SPECS[action]
-    if kind == BID_CARD:
-        return Bid(card)
-    if kind == HEN_NONE or kind == HEN_PLAY:
-        return HenChoice(kind == HEN_PLAY)
-    if kind == TAKE_CARD:
-        return TakeBack(card)
-    return None
-
-
-def move_to_action(state: State, move: Move) -> int:
-    """The action index of an engine move of the seat to act."""
-    if isinstance(move, Bid):
-        return BID_BASE + move.card
-    if isinstance(move, HenChoice):
-        return HEN_PLAY_INDEX if move.play else HEN_NONE_INDEX
-    return TAKE_BASE + move.card
-
+__all__ = [
+    "ACTION_SPECS", "ACTION_TABLE", "BID_BASE", "BID_CARD", "HEN_NONE", "HEN_NONE_INDEX",
+    "HEN_PLAY", "HEN_PLAY_INDEX", "NUM_ACTIONS", "OBSERVATION_SPEC", "OBS_SIZE", "PASS",
+    "PASS_INDEX", "TAKE_BASE", "TAKE_CARD", "action_to_move", "apply_action", "encode",
+    "legal_action_mask", "legal_mask_for", "move_to_action", "parallel_mask",
+]
 
 # ------------------------------------------------------------- observation
 

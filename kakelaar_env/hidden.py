@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from cardgym.record import blank_unseen
-from kakelaar_env.cards import NUM_BIDDABLE
-from kakelaar_env.record import blank_secret
-from kakelaar_env.rules import must_play_hen
+from kakelaar_env.actions import ACTION_SPECS, actions_of
+from kakelaar_env.events import blank_secret
+from kakelaar_env.legality import stage_choices
 from kakelaar_env.state import NONE, State
+from kakelaar_env.turns import must_play_hen
 
 
 def resample(state: State, seat: int, rng: np.random.Generator) -> State:
@@ -26,30 +27,39 @@ def resample(state: State, seat: int, rng: np.random.Generator) -> State:
     """
     clone = state.clone()
     clone.log = blank_unseen(state.log, seat, blank_secret)
-    # Pools are sorted before they are dealt: the sample depends on what ``seat``
-    # knows and on the generator alone, not on the real order of the hidden cards.
-    unseen = sorted(clone.deck + clone.removed)
-    unseen = [unseen[i] for i in rng.permutation(len(unseen))]
-    clone.deck, clone.removed = unseen[: len(clone.deck)], unseen[len(clone.deck):]
-    robot = sorted(clone.robot_deck)
-    clone.robot_deck = [robot[i] for i in rng.permutation(len(robot))]
+    _deal_unseen(clone, rng)
     for other in range(clone.num_players):
-        if other == seat:
-            continue
-        if clone.bids[other] != NONE:
-            hand = clone.hands[other]
-            options = [t for t in range(NUM_BIDDABLE) if hand[t]]
-            clone.bids[other] = options[int(rng.integers(len(options)))]
-        if clone.hen_choices[other] != NONE:
-            forced = must_play_hen(clone, other)
-            clone.hen_choices[other] = 1 if forced else int(rng.integers(2))
-        if clone.picks[other]:
-            left = clone.discards[other][:]
-            picks = []
-            for _ in clone.picks[other]:
-                options = [t for t in range(NUM_BIDDABLE) if left[t]]
-                card = options[int(rng.integers(len(options)))]
-                left[card] -= 1
-                picks.append(card)
-            clone.picks[other] = picks
+        if other != seat:
+            _choose_again(clone, other, rng)
     return clone
+
+
+def _deal_unseen(state: State, rng: np.random.Generator) -> None:
+    """Deal the draw pile with the cards removed unseen, and the robot deck, anew."""
+    # Pools are sorted before they are dealt: the sample depends on what the seat
+    # knows and on the generator alone, not on the real order of the hidden cards.
+    unseen = sorted(state.deck + state.removed)
+    unseen = [unseen[i] for i in rng.permutation(len(unseen))]
+    state.deck, state.removed = unseen[: len(state.deck)], unseen[len(state.deck):]
+    robot = sorted(state.robot_deck)
+    state.robot_deck = [robot[i] for i in rng.permutation(len(robot))]
+
+
+def _choose_again(state: State, seat: int, rng: np.random.Generator) -> None:
+    """Choose ``seat``'s committed, unrevealed choices anew among the legal ones."""
+    if state.bids[seat] != NONE:
+        state.bids[seat] = _any_card(state, seat, rng)
+    if state.hen_choices[seat] != NONE:
+        state.hen_choices[seat] = 1 if must_play_hen(state, seat) else int(rng.integers(2))
+    if state.picks[seat]:
+        picks = state.picks[seat]
+        state.picks[seat] = []
+        for _ in picks:
+            state.picks[seat].append(_any_card(state, seat, rng))
+
+
+def _any_card(state: State, seat: int, rng: np.random.Generator) -> int:
+    """A card the stage lets ``seat`` choose (a bid, or one to take back with the
+    picks so far set aside), drawn uniformly."""
+    options = actions_of(stage_choices(state, seat))
+    return ACTION_SPECS[options[int(rng.integers(len(options)))]][1]

@@ -34,173 +34,70 @@ HEN_FACE_DOWN commits, a HEN per seat asked, TAKE for each card taken back at on
 (a discard pile of two cards or fewer), PICK_FACE_DOWN commits and TAKE for each card
 picked. After round 9: a SCORE per seat and a WINNER per winner.
 
-Events are values: the engine appends shared instances from the tables below
-(building a frozen dataclass on every step would slow the engine measurably).
+The event codes and the shared event instances the engine appends are in
+:mod:`kakelaar_env.events`, the round digest the observation shows in
+:mod:`kakelaar_env.digest`; both are re-exported here. This module says what a
+choice shows to the table (:func:`choice_visibility`) and tells events in words
+(:func:`describe_event`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import replace
-from typing import TYPE_CHECKING, Final
 
-from cardgym.record import NONE, TABLE, Event
-from kakelaar_env.cards import (
-    MAX_PLAYERS,
-    MAX_SCORE,
-    NUM_BIDDABLE,
-    NUM_ROW_TYPES,
-    NUM_TYPES,
-    ROUNDS,
-    ROW_SLOT,
-    TYPE_NAMES,
+from cardgym.record import NONE, Event
+from kakelaar_env.actions import ACTION_SPECS
+from kakelaar_env.cards import TYPE_NAMES
+from kakelaar_env.digest import (
+    DIGEST_EMPTY_ROW,
+    DIGEST_FORCED,
+    DIGEST_HEN,
+    DIGEST_NO_BID,
+    DIGEST_POSITION,
+    DIGEST_TAKEN,
+    DIGEST_TOOK,
+    DIGEST_TOOK_ROWS,
+    DIGEST_WIDTH,
+    digest_event,
+    round_digest,
 )
-
-if TYPE_CHECKING:
-    from kakelaar_env.state import State
-
-ROUND: Final = 0
-BID_FACE_DOWN: Final = 1
-BID: Final = 2
-TOOK: Final = 3
-HEN_FACE_DOWN: Final = 4
-HEN: Final = 5
-PICK_FACE_DOWN: Final = 6
-TAKE: Final = 7
-SCORE: Final = 8
-WINNER: Final = 9
-EVENT_NAMES: Final = ("round", "bid_face_down", "bid", "took", "hen_face_down", "hen",
-                      "pick_face_down", "take", "score", "winner")
-
-#: ``result`` of a HEN event.
-NO_HEN: Final = 0
-HEN_PLAYED: Final = 1
-HEN_FORCED: Final = 2
-#: ``result`` of a TAKE event.
-WHOLE_PILE: Final = 0
-CHOSEN: Final = 1
-
-_PARTICIPANTS: Final = MAX_PLAYERS + 1  # participant numbers 0..5 (the robot is 2 at 2 players)
-_POSITIONS: Final = MAX_PLAYERS
-
-# Shared event instances, indexed by their integer fields.
-ROUND_EVENTS: Final = tuple(tuple(Event(TABLE, ROUND, target=holder, result=r)
-                                  for holder in range(_PARTICIPANTS))
-                            for r in range(ROUNDS + 1))
-BID_FACE_DOWN_EVENTS: Final = tuple(tuple(Event(seat, BID_FACE_DOWN, secret=card,
-                                                seen_by=1 << seat)
-                                          for card in range(NUM_BIDDABLE))
-                                    for seat in range(MAX_PLAYERS))
-#: ``BID_EVENTS[participant][card + 1]``: index 0 is "bid nothing".
-BID_EVENTS: Final = tuple(tuple(Event(TABLE, BID, target=p, card=card)
-                                for card in range(NONE, NUM_BIDDABLE))
-                          for p in range(_PARTICIPANTS))
-TOOK_EVENTS: Final = tuple(tuple(tuple(Event(TABLE, TOOK, target=p, card=card, result=position + 1)
-                                       for card in range(NUM_TYPES))
-                                 for position in range(_POSITIONS))
-                           for p in range(_PARTICIPANTS))
-HEN_FACE_DOWN_EVENTS: Final = tuple(tuple(Event(seat, HEN_FACE_DOWN, secret=play, seen_by=1 << seat)
-                                          for play in (0, 1))
-                                    for seat in range(MAX_PLAYERS))
-HEN_EVENTS: Final = tuple(tuple(Event(TABLE, HEN, target=seat, result=result)
-                                for result in (NO_HEN, HEN_PLAYED, HEN_FORCED))
-                          for seat in range(MAX_PLAYERS))
-#: ``PICK_FACE_DOWN_EVENTS[seat][pick - 1][card]``.
-PICK_FACE_DOWN_EVENTS: Final = tuple(tuple(tuple(Event(seat, PICK_FACE_DOWN, result=pick,
-                                                       secret=card, seen_by=1 << seat)
-                                                 for card in range(NUM_BIDDABLE))
-                                           for pick in (1, 2))
-                                     for seat in range(MAX_PLAYERS))
-#: ``TAKE_EVENTS[seat][mode][card]``, mode WHOLE_PILE or CHOSEN.
-TAKE_EVENTS: Final = tuple(tuple(tuple(Event(TABLE, TAKE, target=seat, card=card, result=mode)
-                                       for card in range(NUM_BIDDABLE))
-                                 for mode in (WHOLE_PILE, CHOSEN))
-                           for seat in range(MAX_PLAYERS))
-SCORE_EVENTS: Final = tuple(tuple(Event(TABLE, SCORE, target=seat, result=total)
-                                  for total in range(MAX_SCORE + 1))
-                            for seat in range(MAX_PLAYERS))
-WINNER_EVENTS: Final = tuple(Event(TABLE, WINNER, target=seat) for seat in range(MAX_PLAYERS))
-
-# The face-down events with their secret blanked, by the id of the shared instance (the
-# shared instances live as long as the module, so their ids are never reused).
-_BLANKED: Final = {
-    id(event): replace(event, secret=NONE, seen_by=0)
-    for table in (BID_FACE_DOWN_EVENTS, HEN_FACE_DOWN_EVENTS)
-    for row in table for event in row
-} | {id(event): replace(event, secret=NONE, seen_by=0)
-     for row in PICK_FACE_DOWN_EVENTS for picks in row for event in picks}
-
-
-def blank_secret(event: Event) -> Event:
-    """``event`` with its secret blanked (the shared instance for the engine's own
-    face-down events): for :func:`cardgym.record.blank_unseen`."""
-    return _BLANKED.get(id(event)) or replace(event, secret=NONE, seen_by=0)
-
-
-# ------------------------------------------------------------- round digest
-# What each participant did in the newest revealed round, one row of DIGEST_WIDTH
-# bytes per participant (the seats, then the robot), as the observation lays it out.
-DIGEST_POSITION: Final = 0  # one-hot row position taken, 1..5
-DIGEST_TOOK: Final = DIGEST_POSITION + _POSITIONS  # one-hot row card taken: worm_1..8, hen
-DIGEST_NO_BID: Final = DIGEST_TOOK + NUM_ROW_TYPES  # 1: had no card to bid
-DIGEST_HEN: Final = DIGEST_NO_BID + 1  # 1: played a mother hen
-DIGEST_FORCED: Final = DIGEST_HEN + 1  # 1: had to (only hens in hand)
-DIGEST_TAKEN: Final = DIGEST_FORCED + 1  # count of each biddable type taken back
-DIGEST_WIDTH: Final = DIGEST_TAKEN + NUM_BIDDABLE
-
-
-def _took_row(position: int, card: int, no_bid: int) -> bytes:
-    row = bytearray(DIGEST_WIDTH)
-    row[DIGEST_POSITION + position] = 1
-    row[DIGEST_TOOK + ROW_SLOT[card]] = 1
-    row[DIGEST_NO_BID] = no_bid
-    return bytes(row)
-
-
-#: ``DIGEST_TOOK_ROWS[position][card][no_bid]``: a participant's digest row right after
-#: the reveal (the engine joins them instead of writing byte by byte: it is faster).
-DIGEST_TOOK_ROWS: Final = tuple(tuple(tuple(_took_row(position, card, no_bid) if ROW_SLOT[card] >= 0
-                                            else b"" for no_bid in (0, 1))
-                                      for card in range(NUM_TYPES))
-                                for position in range(_POSITIONS))
-DIGEST_EMPTY_ROW: Final = bytes(DIGEST_WIDTH)
-
-
-def digest_event(rows: bytearray, event: Event, num_players: int) -> None:
-    """Write what ``event`` shows into the digest ``rows`` (events of other kinds,
-    face-down ones included, change nothing)."""
-    what = event.what
-    if what == TOOK:
-        row = min(event.target, num_players) * DIGEST_WIDTH
-        rows[row + DIGEST_POSITION + event.result - 1] = 1
-        rows[row + DIGEST_TOOK + ROW_SLOT[event.card]] = 1
-    elif what == TAKE:
-        rows[event.target * DIGEST_WIDTH + DIGEST_TAKEN + event.card] += 1
-    elif what == HEN:
-        if event.result != NO_HEN:
-            row = event.target * DIGEST_WIDTH
-            rows[row + DIGEST_HEN] = 1
-            rows[row + DIGEST_FORCED] = event.result == HEN_FORCED
-    elif what == BID and event.card == NONE:
-        rows[min(event.target, num_players) * DIGEST_WIDTH + DIGEST_NO_BID] = 1
-
-
-def round_digest(events: list[Event], num_players: int) -> bytes:
-    """The digest of a round's events from its bid reveal on (the engine keeps it as
-    it goes, in ``state.round_digest``; the invariants check the two agree)."""
-    rows = bytearray((num_players + 1) * DIGEST_WIDTH)
-    for event in events:
-        if event.what == ROUND:
-            break  # the next round begins
-        digest_event(rows, event, num_players)
-    return bytes(rows)
-
+from kakelaar_env.events import (
+    BID,
+    BID_EVENTS,
+    BID_FACE_DOWN,
+    BID_FACE_DOWN_EVENTS,
+    CHOSEN,
+    EVENT_NAMES,
+    HEN,
+    HEN_EVENTS,
+    HEN_FACE_DOWN,
+    HEN_FACE_DOWN_EVENTS,
+    HEN_FORCED,
+    HEN_PLAYED,
+    NO_HEN,
+    PICK_FACE_DOWN,
+    PICK_FACE_DOWN_EVENTS,
+    ROUND,
+    ROUND_EVENTS,
+    SCORE,
+    SCORE_EVENTS,
+    TAKE,
+    TAKE_EVENTS,
+    TOOK,
+    TOOK_EVENTS,
+    WHOLE_PILE,
+    WINNER,
+    WINNER_EVENTS,
+    blank_secret,
+)
+from kakelaar_env.state import TAKE_FIRST, State
 
 # ------------------------------------------------------------- what is seen
 
 
 def choice_visibility(state: State, action: int) -> tuple[Hashable, int]:
-    """What the table sees of the seat to act choosing ``action`` now (RULES.md §1, §5).
+    """What the table sees of the seat to act choosing ``action`` now
+    (docs/rules/README.md, docs/rules/karel_kakelaar.md).
 
     Every choice of a stage is committed face down: a bid, playing a mother hen or
     not, a card to take back. The other seats see that the seat committed, not what,
@@ -214,14 +111,11 @@ def choice_visibility(state: State, action: int) -> tuple[Hashable, int]:
         ``(public, parties)``: what every seat sees, and the bit mask of the seats
         that see the secret (the actor alone).
     """
-    from kakelaar_env.encoding import ACTION_SPECS
-    from kakelaar_env.state import TAKE_FIRST
-
     actor = state.current
     kind, card = ACTION_SPECS[action]
     last = state.cursor == len(state.asked) - 1
     if state.phase == TAKE_FIRST or not last:
-        return ("face down", state.phase, actor), 1 << actor
+        return ("face down", int(state.phase), actor), 1 << actor
     return ("revealed", kind, card), 1 << actor
 
 
@@ -241,23 +135,12 @@ def describe_event(event: Event, seat: int, num_players: int) -> str:
     ``event.as_seen_by(seat)``; ``seat`` = :data:`TABLE` for the full view, where
     secrets show and nobody is "you")."""
     what = event.what
+    if what in (BID_FACE_DOWN, HEN_FACE_DOWN, PICK_FACE_DOWN):
+        return _describe_commit(event, seat, num_players)
     target = _name(event.target, seat, num_players)
-    secret = event.secret
     if what == ROUND:
         holds = "hold" if event.target == seat else "holds"
         return f"round {event.result} begins; {target} {holds} the tractor"
-    if what in (BID_FACE_DOWN, HEN_FACE_DOWN, PICK_FACE_DOWN):
-        actor = _name(event.actor, seat, num_players)
-        if what == BID_FACE_DOWN:
-            choice = "a card" if secret == NONE else TYPE_NAMES[secret]
-            return f"{actor} bid {choice} face down"
-        if what == HEN_FACE_DOWN:
-            choice = ("whether to play a mother hen" if secret == NONE
-                      else "to play a mother hen" if secret else "to play no mother hen")
-            return f"{actor} chose {choice}, face down"
-        which = "first" if event.result == 1 else "second"
-        choice = "a card" if secret == NONE else TYPE_NAMES[secret]
-        return f"{actor} picked {choice} to take back ({which} pick), face down"
     if what == BID:
         if event.card == NONE:
             return f"{target} had no card to bid and bid nothing"
@@ -282,9 +165,28 @@ def describe_event(event: Event, seat: int, num_players: int) -> str:
     return f"event {what} (unknown)"
 
 
+def _describe_commit(event: Event, seat: int, num_players: int) -> str:
+    """A face-down commit in words (its secret shown when ``seat`` saw it)."""
+    actor = _name(event.actor, seat, num_players)
+    secret = event.secret
+    if event.what == BID_FACE_DOWN:
+        choice = "a card" if secret == NONE else TYPE_NAMES[secret]
+        return f"{actor} bid {choice} face down"
+    if event.what == HEN_FACE_DOWN:
+        choice = ("whether to play a mother hen" if secret == NONE
+                  else "to play a mother hen" if secret else "to play no mother hen")
+        return f"{actor} chose {choice}, face down"
+    which = "first" if event.result == 1 else "second"
+    choice = "a card" if secret == NONE else TYPE_NAMES[secret]
+    return f"{actor} picked {choice} to take back ({which} pick), face down"
+
+
 __all__ = [
-    "BID", "BID_FACE_DOWN", "CHOSEN", "EVENT_NAMES", "HEN", "HEN_FACE_DOWN", "HEN_FORCED",
-    "HEN_PLAYED", "NO_HEN", "PICK_FACE_DOWN", "ROUND", "SCORE", "TAKE",
-    "TOOK", "WHOLE_PILE", "WINNER", "choice_visibility", "describe_event", "digest_event",
-    "blank_secret", "round_digest",
+    "BID", "BID_EVENTS", "BID_FACE_DOWN", "BID_FACE_DOWN_EVENTS", "CHOSEN", "DIGEST_EMPTY_ROW",
+    "DIGEST_FORCED", "DIGEST_HEN", "DIGEST_NO_BID", "DIGEST_POSITION", "DIGEST_TAKEN",
+    "DIGEST_TOOK", "DIGEST_TOOK_ROWS", "DIGEST_WIDTH", "EVENT_NAMES", "HEN", "HEN_EVENTS",
+    "HEN_FACE_DOWN", "HEN_FACE_DOWN_EVENTS", "HEN_FORCED", "HEN_PLAYED", "NO_HEN",
+    "PICK_FACE_DOWN", "PICK_FACE_DOWN_EVENTS", "ROUND", "ROUND_EVENTS", "SCORE", "SCORE_EVENTS",
+    "TAKE", "TAKE_EVENTS", "TOOK", "TOOK_EVENTS", "WHOLE_PILE", "WINNER", "WINNER_EVENTS",
+    "blank_secret", "choice_visibility", "describe_event", "digest_event", "round_digest",
 ]

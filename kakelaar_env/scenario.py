@@ -28,8 +28,9 @@ wrong and what is allowed; a failed scenario changes nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from operator import mul
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -47,12 +48,11 @@ from kakelaar_env.cards import (
     ROUNDS,
     TYPE_NAMES,
     WORM_VALUE,
+    count_types,
     parse_card,
     row_size,
 )
-
-if TYPE_CHECKING:
-    from kakelaar_env.state import State
+from kakelaar_env.state import Config, State
 
 KEYS = ("round", "tractor", "hands", "discards", "deck", "deck_top", "robot_deck")
 
@@ -86,13 +86,6 @@ def _int_in(value: object, where: str, low: int, high: int) -> int:
     return int(value)
 
 
-def _counts(cards: list[int]) -> list[int]:
-    counts = [0] * NUM_TYPES
-    for card in cards:
-        counts[card] += 1
-    return counts
-
-
 def _check_reach(hands: list[list[int]], discards: list[list[int]], winnable: list[int],
                  rounds_left: int) -> None:
     """Refuse a scenario in which a seat could come to hold more than the observation
@@ -110,7 +103,7 @@ def _check_reach(hands: list[list[int]], discards: list[list[int]], winnable: li
                      for _ in range(winnable[card])), reverse=True)
     best_worms = sum(values[:rounds_left])
     for seat, (hand, discard) in enumerate(zip(hands, discards, strict=True)):
-        counts = _counts(hand + discard)
+        counts = count_types(hand + discard)
         where = (f"seat {seat} could come to hold {{reach}} from {{owned}} in its hand and "
                  f"discard pile and one card won in each of the {rounds_left} round(s) left")
         for card in range(NUM_TYPES):
@@ -138,9 +131,49 @@ def _check_reach(hands: list[list[int]], discards: list[list[int]], winnable: li
                 + f"; the observation's scores go up to {MAX_SCORE} (nine worms of value 8)")
 
 
+@dataclass(frozen=True)
+class Setup:
+    """A checked scenario, ready to deal.
+
+    Attributes:
+        start: the round to start in.
+        tractor: the round-1 tractor holder, or ``None`` (dealt at random).
+        hands: each seat's hand as card types, or ``None`` (the five chickens).
+        discards: each seat's discard pile as card types.
+        deck_top: the named top of the draw pile, top first.
+        needed: the size of the whole draw pile from the start round.
+        pool: the worms and hens no one named, in type order (dealt at random).
+        robot_top: the named top of the robot deck, top first (two players).
+        robot_size: the size of the robot deck from the start round.
+    """
+
+    start: int
+    tractor: int | None
+    hands: list[list[int]] | None
+    discards: list[list[int]]
+    deck_top: list[int]
+    needed: int
+    pool: list[int]
+    robot_top: list[int]
+    robot_size: int
+
+
 def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Generator) -> None:
     """Set up ``state`` as ``scenario`` says (see the module docstring); the caller
-    turns up the first row."""
+    turns up the first row.
+
+    Raises:
+        ScenarioError: naming what is wrong and what is allowed; nothing changes then.
+    """
+    deal_setup(state, check_scenario(state.config, scenario), rng)
+
+
+def check_scenario(config: Config, scenario: Mapping[str, Any]) -> Setup:
+    """``scenario`` checked against the rules and ``config`` (nothing random yet).
+
+    Raises:
+        ScenarioError: naming what is wrong and what is allowed.
+    """
     if not isinstance(scenario, Mapping):
         raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {scenario!r}")
     unknown = sorted(map(str, set(scenario) - set(KEYS)))
@@ -148,14 +181,30 @@ def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Gen
         raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(KEYS)}")
     if "deck" in scenario and "deck_top" in scenario:
         raise ScenarioError("give either 'deck' (the whole draw pile) or 'deck_top', not both")
-    n = state.num_players
-    config = state.config
+    n = config.num_players
     start = _int_in(scenario.get("round", 1), "round", 1, ROUNDS)
     tractor = scenario.get("tractor")
     if tractor is not None:
         tractor = _int_in(tractor, "tractor", 0, n - 1)
+    hands, discards = _owned(scenario, n)
+    deck_top, needed = _deck_top(scenario, n, start)
+    totals = list(config.worm_counts) + [0] * (NUM_TYPES - len(config.worm_counts))
+    totals[HEN] = NUM_HENS
+    pool = _pool(config, totals, deck_top + [c for cards in (hands or []) + discards
+                                             for c in cards], needed - len(deck_top))
+    start_hands = hands if hands is not None else [list(CHICKEN_TYPES) for _ in range(n)]
+    # Cards still to be won: every worm and hen not in a hand or discard pile.
+    owned = count_types([card for cards in start_hands + discards for card in cards])
+    winnable = [0 if card in CHICKEN_TYPES else totals[card] - owned[card]
+                for card in range(NUM_TYPES)]
+    _check_reach(start_hands, discards, winnable, ROUNDS + 1 - start)
+    robot_size = 15 - (start - 1)
+    robot_top = _robot_top(scenario, n, start, robot_size)
+    return Setup(start, tractor, hands, discards, deck_top, needed, pool, robot_top, robot_size)
 
-    default_hand = _counts(list(CHICKEN_TYPES))
+
+def _owned(scenario: Mapping[str, Any], n: int) -> tuple[list[list[int]] | None, list[list[int]]]:
+    """The hands (``None``: not given) and discard piles, each seat's chickens its own."""
     hands = (_per_seat(scenario["hands"], "hands", n) if "hands" in scenario else None)
     discards = (_per_seat(scenario["discards"], "discards", n) if "discards" in scenario
                 else [[] for _ in range(n)])
@@ -170,7 +219,11 @@ def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Gen
         if HEN in discards[seat]:
             raise ScenarioError(f"discards[{seat}] holds a hen; mother hens never go to a "
                                 "discard pile (they cannot be bid)")
+    return hands, discards
 
+
+def _deck_top(scenario: Mapping[str, Any], n: int, start: int) -> tuple[list[int], int]:
+    """The named top of the draw pile (top first) and the size of the whole pile."""
     size = row_size(n)
     needed = (ROUNDS + 1 - start) * size
     key = "deck" if "deck" in scenario else "deck_top"
@@ -185,12 +238,12 @@ def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Gen
             f"({size} per round); {key!r} gives {len(deck_top)}"
             + ("; use 'deck_top' for a partial pile" if key == "deck" else "")
         )
+    return deck_top, needed
 
-    named = deck_top + [c for cards in (hands or []) for c in cards] + [
-        c for cards in discards for c in cards]
-    totals = list(config.worm_counts) + [0] * (NUM_TYPES - len(config.worm_counts))
-    totals[HEN] = NUM_HENS
-    named_counts = _counts([c for c in named if c not in CHICKEN_TYPES])
+
+def _pool(config: Config, totals: list[int], named: list[int], missing: int) -> list[int]:
+    """The worms and hens not ``named``, enough of them to fill ``missing`` pile cards."""
+    named_counts = count_types([c for c in named if c not in CHICKEN_TYPES])
     for card in range(NUM_TYPES):
         if named_counts[card] > totals[card]:
             raise ScenarioError(
@@ -198,56 +251,67 @@ def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Gen
                 f"has {totals[card]} (worm_counts={config.worm_counts}, {NUM_HENS} hens)"
             )
     pool = [c for c in range(NUM_TYPES) for _ in range(totals[c] - named_counts[c])]
-    if len(pool) < needed - len(deck_top):
+    if len(pool) < missing:
         raise ScenarioError(
-            f"the draw pile needs {needed - len(deck_top)} more cards but only {len(pool)} "
+            f"the draw pile needs {missing} more cards but only {len(pool)} "
             "worms and hens are left after the hands and discard piles"
         )
+    return pool
 
-    start_hands = hands if hands is not None else [list(CHICKEN_TYPES) for _ in range(n)]
-    # Cards still to be won: every worm and hen not in a hand or discard pile.
-    owned = _counts([card for cards in start_hands + discards for card in cards])
-    winnable = [0 if card in CHICKEN_TYPES else totals[card] - owned[card]
-                for card in range(NUM_TYPES)]
-    _check_reach(start_hands, discards, winnable, ROUNDS + 1 - start)
 
-    robot_top: list[int] = []
-    robot_size = 15 - (start - 1)
+def _robot_top(scenario: Mapping[str, Any], n: int, start: int, robot_size: int) -> list[int]:
+    """The named top of the robot deck (top first; two players only)."""
+    if "robot_deck" not in scenario:
+        return []
+    if n != 2:
+        raise ScenarioError("'robot_deck' is for the two-player game only")
     copies = NUM_COLOURS - n
-    if "robot_deck" in scenario:
-        if n != 2:
-            raise ScenarioError("'robot_deck' is for the two-player game only")
-        robot_top = _cards(scenario["robot_deck"], "robot_deck")
-        counts = _counts(robot_top)
-        for i, card in enumerate(robot_top):
-            if card not in CHICKEN_TYPES:
-                raise ScenarioError(f"robot_deck[{i}] is {TYPE_NAMES[card]}; the robot deck "
-                                    "holds chickens 3..7 only")
-            if counts[card] > copies:
-                raise ScenarioError(f"robot_deck names {TYPE_NAMES[card]} {counts[card]} times; "
-                                    f"the robot has {copies} of each value")
-        if len(robot_top) > robot_size:
-            raise ScenarioError(f"the robot deck holds {robot_size} cards from round {start}; "
-                                f"robot_deck gives {len(robot_top)}")
+    robot_top = _cards(scenario["robot_deck"], "robot_deck")
+    counts = count_types(robot_top)
+    for i, card in enumerate(robot_top):
+        if card not in CHICKEN_TYPES:
+            raise ScenarioError(f"robot_deck[{i}] is {TYPE_NAMES[card]}; the robot deck "
+                                "holds chickens 3..7 only")
+        if counts[card] > copies:
+            raise ScenarioError(f"robot_deck names {TYPE_NAMES[card]} {counts[card]} times; "
+                                f"the robot has {copies} of each value")
+    if len(robot_top) > robot_size:
+        raise ScenarioError(f"the robot deck holds {robot_size} cards from round {start}; "
+                            f"robot_deck gives {len(robot_top)}")
+    return robot_top
 
-    # Validated: now fill in the state.
-    pool = [pool[i] for i in rng.permutation(len(pool))]
-    below = pool[: needed - len(deck_top)]
-    state.removed = pool[needed - len(deck_top):]
+
+def deal_setup(state: State, setup: Setup, rng: np.random.Generator) -> None:
+    """Fill in ``state`` from a checked setup, dealing what it leaves open from ``rng``."""
+    n = state.num_players
+    deck_top = setup.deck_top
+    pool = [setup.pool[i] for i in rng.permutation(len(setup.pool))]
+    below = pool[: setup.needed - len(deck_top)]
+    state.removed = pool[setup.needed - len(deck_top):]
     state.deck = below + deck_top[::-1]  # top card last
-    state.hands = [bytearray(_counts(cards)) for cards in hands] if hands is not None else [
-        bytearray(default_hand) for _ in range(n)]
-    state.discards = [bytearray(_counts(cards)[:NUM_BIDDABLE]) for cards in discards]
-    state.unseen = _counts(state.deck + state.removed)
-    state.round = start
-    first = tractor if tractor is not None else int(rng.integers(n))
-    if n == 2:
-        rest = [c for c in CHICKEN_TYPES for _ in range(copies - robot_top.count(c))]
-        rest = [rest[i] for i in rng.permutation(len(rest))]
-        deck = robot_top + rest[: robot_size - len(robot_top)]
-        state.robot_deck = deck[::-1]
-        state.robot_discard = rest[robot_size - len(robot_top):]
-        state.circle = (first, 1 - first, 2)
-        state.tractor = (start - 1) % 3
+    if setup.hands is not None:
+        state.hands = [bytearray(count_types(cards)) for cards in setup.hands]
     else:
-        state.tractor = (first + start - 1) % n
+        state.hands = [bytearray(count_types(CHICKEN_TYPES)) for _ in range(n)]
+    state.discards = [bytearray(count_types(cards)[:NUM_BIDDABLE]) for cards in setup.discards]
+    state.unseen = count_types(state.deck + state.removed)
+    state.round = setup.start
+    first = setup.tractor if setup.tractor is not None else int(rng.integers(n))
+    if n == 2:
+        _deal_robot(state, setup, first, rng)
+    else:
+        state.tractor = (first + setup.start - 1) % n
+
+
+def _deal_robot(state: State, setup: Setup, first: int, rng: np.random.Generator) -> None:
+    """The robot deck (its named top, the rest shuffled beneath) and the circle of a
+    two-player game whose round-1 holder is ``first``."""
+    robot_top, robot_size = setup.robot_top, setup.robot_size
+    copies = NUM_COLOURS - state.num_players
+    rest = [c for c in CHICKEN_TYPES for _ in range(copies - robot_top.count(c))]
+    rest = [rest[i] for i in rng.permutation(len(rest))]
+    deck = robot_top + rest[: robot_size - len(robot_top)]
+    state.robot_deck = deck[::-1]
+    state.robot_discard = rest[robot_size - len(robot_top):]
+    state.circle = (first, 1 - first, 2)
+    state.tractor = (setup.start - 1) % 3

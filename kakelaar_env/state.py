@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Final
 
 import numpy as np
 
+from cardgym.config import check_choice, check_num_players
 from cardgym.errors import OptionError
-from cardgym.record import Event
+from cardgym.record import NONE, Event
 from cardgym.state import SlotState
 from kakelaar_env.cards import (
     DEFAULT_WORM_COUNTS,
@@ -27,26 +29,34 @@ from kakelaar_env.cards import (
     NUM_WORM_VALUES,
     NUM_WORMS,
 )
-from kakelaar_env.record import DIGEST_WIDTH
+from kakelaar_env.digest import DIGEST_WIDTH
 
-BID: Final = 0
-HEN_STAGE: Final = 1
-TAKE_FIRST: Final = 2
-TAKE_SECOND: Final = 3
-GAME_OVER: Final = 4
-PHASE_NAMES: Final = ("bid", "hen", "take_first", "take_second", "game_over")
+
+class Phase(IntEnum):
+    """The stages of a round, and the end of the game."""
+
+    BID = 0
+    HEN = 1
+    TAKE_FIRST = 2
+    TAKE_SECOND = 3
+    GAME_OVER = 4
+
+
+BID: Final = Phase.BID
+HEN_STAGE: Final = Phase.HEN
+TAKE_FIRST: Final = Phase.TAKE_FIRST
+TAKE_SECOND: Final = Phase.TAKE_SECOND
+GAME_OVER: Final = Phase.GAME_OVER
+PHASE_NAMES: Final = tuple(phase.name.lower() for phase in Phase)
 
 REWARD_OPTIONS: Final = ("win_loss", "score_difference")
 FINAL_TIE_OPTIONS: Final = ("shared", "draw")
 
-NONE: Final = -1  # no card / no choice committed
-
-
-def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise OptionError(
-            f"{name}={value!r} is not a valid option; allowed: {', '.join(map(repr, allowed))}"
-        )
+__all__ = [
+    "BID", "FINAL_TIE_OPTIONS", "GAME_OVER", "HEN_STAGE", "NONE", "PHASE_NAMES",
+    "REWARD_OPTIONS", "TAKE_FIRST", "TAKE_SECOND", "Bid", "Config", "HenChoice", "Move",
+    "Phase", "State", "TakeBack",
+]
 
 
 def _check_worm_counts(value: object) -> tuple[int, ...]:
@@ -74,7 +84,7 @@ def _check_worm_counts(value: object) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Config:
-    """Rule options of RULES.md §5 (defaults follow the seed text).
+    """Rule options (docs/rules/karel_kakelaar.md).
 
     Attributes:
         num_players: 2 to 5 (with 2, a robot chicken bids as a third participant).
@@ -91,20 +101,10 @@ class Config:
     final_tie: str = "shared"
 
     def __post_init__(self) -> None:
-        if isinstance(self.num_players, np.integer):  # numpy integers are welcome too
-            object.__setattr__(self, "num_players", int(self.num_players))
-        if (
-            not isinstance(self.num_players, int)
-            or isinstance(self.num_players, bool)
-            or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS
-        ):
-            raise OptionError(
-                f"num_players={self.num_players!r} is not allowed; "
-                f"Karel Kakelaar takes {MIN_PLAYERS} to {MAX_PLAYERS} players"
-            )
+        check_num_players(self, "Karel Kakelaar", MIN_PLAYERS, MAX_PLAYERS)
         object.__setattr__(self, "worm_counts", _check_worm_counts(self.worm_counts))
-        _check_choice("reward", self.reward, REWARD_OPTIONS)
-        _check_choice("final_tie", self.final_tie, FINAL_TIE_OPTIONS)
+        check_choice("reward", self.reward, REWARD_OPTIONS)
+        check_choice("final_tie", self.final_tie, FINAL_TIE_OPTIONS)
 
     @property
     def robot(self) -> bool:
@@ -125,10 +125,14 @@ class State(SlotState):
     does (a row turned, a stage opened or resolved); code that edits a state by hand
     must call :meth:`touch` afterwards.
 
+    ``asked`` lists the seats with a decision in the current stage, in commit order,
+    and ``cursor`` points at the next to commit: ``current`` is ``asked[cursor]``
+    (kept after the game as the last seat that acted). :attr:`to_act` reads it.
+
     ``log`` is the public record (:mod:`kakelaar_env.record`), oldest event first;
     ``record_start`` is the index in it of the newest bid reveal (0 before the first),
     and ``round_digest`` what the events from there on show, participant by
-    participant (:func:`kakelaar_env.record.round_digest`), kept as they are appended
+    participant (:func:`kakelaar_env.digest.round_digest`), kept as they are appended
     so that the encoder need not read the log on every step.
     """
 
@@ -147,7 +151,7 @@ class State(SlotState):
         self.config = config
         self.num_players = n
         self.round = 1
-        self.phase = BID
+        self.phase: Phase = BID
         self.current = 0
         # Seats asked in the current stage, in commit order; ``asked[cursor]`` is to act.
         self.asked: list[int] = []
@@ -181,6 +185,11 @@ class State(SlotState):
         # (version, data): a cache of public facts for the encoder, valid while the
         # version is unchanged. Engine functions bump the version on every public change.
         self.memo: tuple[int, object] | None = None
+
+    @property
+    def to_act(self) -> int:
+        """The seat that decides now (the last seat that acted once the game is over)."""
+        return self.current
 
     @property
     def robot(self) -> int:

@@ -1,4 +1,4 @@
-"""What one seat may know of a Karel Kakelaar state (RULES.md §1).
+"""What one seat may know of a Karel Kakelaar state (docs/rules/README.md).
 
 :class:`PlayerView` is the only way the encoder and the renderer's seat view read a
 state. Public: the row, every hand (each card enters and leaves a hand face up: the
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardgym.record import Event, events_as_seen_by
+from cardgym.record import NONE, Event, events_as_seen_by
 from kakelaar_env.cards import CHICKEN_TYPES, WORM_VALUE
 
 if TYPE_CHECKING:
     from kakelaar_env.state import Config, State
 
-NONE = -1
+__all__ = ["NONE", "PlayerView"]
 
 
 class PlayerView:
@@ -160,7 +160,7 @@ class PlayerView:
     def round_digest(self) -> bytes:
         """What the public events of the newest revealed round show (its bids, the row
         cards taken, mother hens, cards taken back), ``DIGEST_WIDTH`` bytes per
-        participant, the robot last (:func:`kakelaar_env.record.round_digest`)."""
+        participant, the robot last (:func:`kakelaar_env.digest.round_digest`)."""
         return self._state.round_digest
 
     # The record as this seat saw it -----------------------------------------

@@ -1,4 +1,4 @@
-"""Power Hungry Pets cards as data (RULES.md §2)."""
+"""Power Hungry Pets cards as data (docs/rules/power_hungry_pets.md)."""
 
 from __future__ import annotations
 
@@ -88,6 +88,20 @@ BLOCKED_BY_SHIELD: Final = frozenset(
         Card.HERMIT_SWAP,
         Card.NOT_A_PET,
     }
+)
+
+# How each card picks its target.
+NO_TARGET: Final = 0
+OTHER_PLAYER: Final = 1  # another player in the round, unprotected (or none: no effect)
+ANY_PLAYER: Final = 2  # Snake Sorcerer: yourself, or another unprotected player in the round
+#: The target kind of each card, by value.
+TARGET_KIND: Final[tuple[int, ...]] = tuple(
+    OTHER_PLAYER
+    if card in (Card.HERMIT_SWAP, Card.BATTLE_BUNNY, Card.CRYSTAL_BOWL)
+    else ANY_PLAYER
+    if card == Card.SNAKE_SORCERER
+    else NO_TARGET
+    for card in Card
 )
 
 #: Values Crystal Bowl may name (any value but 1).

@@ -1,8 +1,8 @@
-"""Power Hungry Pets card effects (RULES.md §2), one function per card.
+"""Power Hungry Pets card effects (docs/rules/power_hungry_pets.md), one function per card.
 
 Each function resolves a card already moved to its player's row. It may
 eliminate players or open a follow-up phase; ending the turn is the caller's job.
-Knowledge updates follow RULES.md §1: a card moved by a public, deterministic act
+Knowledge updates follow docs/rules/README.md: a card moved by a public, deterministic act
 stays known to whoever knew it; both sides of an exchange learn what changed hands.
 What the table learns goes into ``state.ruled_out`` and ``state.log``: effects
 append the events that follow a play (draws, eliminations); the play's own event
@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardgym.record import NONE, TABLE, Event
-from phpets_env.cards import CARD_VALUES, COPIES, MAX_PLAYERS, NUM_VALUES, Card
-from phpets_env.record import (
+from cardgym.record import NONE, TABLE
+from phpets_env.cards import CARD_VALUES, COPIES, NUM_VALUES, Card
+from phpets_env.events import (
     ACTOR_LOST,
     DRAW,
+    DRAW_EVENTS,
     ELIMINATED,
     FROM_ASIDE,
     HIT,
@@ -26,13 +27,11 @@ from phpets_env.record import (
     SWAPPED,
     TARGET_LOST,
     TIE,
-    TURN_DRAW,
     make_event,
 )
 from phpets_env.state import GRAVE_DIGGER, MOUSE_TRAPPER, NO_CARD, State
 
 KING_CAT_ID = CARD_VALUES.index(Card.KING_CAT)
-ALL_SEEN = (1 << len(CARD_VALUES)) - 1
 _KING_VALUE_BIT = 1 << Card.KING_CAT
 #: Values with a single copy: two hands can never hold them both.
 _SINGLE_COPIES = sum(1 << value for value in range(NUM_VALUES) if COPIES[Card(value)] == 1)
@@ -53,19 +52,11 @@ def learn(state: State, seat: int, mask: int) -> None:
     state.trapped[seat] &= ~mask
 
 
-#: The draw event of each (seat, value), made once (index ``seat * NUM_VALUES + value``).
-DRAW_EVENTS: list[Event] = [make_event(TABLE, DRAW, seat, NONE, NONE, value, 1 << seat)
-                            for seat in range(MAX_PLAYERS) for value in range(NUM_VALUES)]
-#: The same for the draw that starts a turn (its own code: see :data:`TURN_DRAW`).
-TURN_DRAW_EVENTS: list[Event] = [make_event(TABLE, TURN_DRAW, seat, NONE, NONE, value, 1 << seat)
-                                 for seat in range(MAX_PLAYERS) for value in range(NUM_VALUES)]
-
-
 def draw_into(state: State, seat: int, card: int, from_aside: bool = False) -> None:
     """``seat`` gets ``card`` from the pile (or the set-aside card) after a play: it
     sees it, the table sees that it drew (a ``DRAW``), and what the table had ruled
     out of its hand is stale. The draw that starts a turn is the engine's own
-    (:func:`phpets_env.rules._begin_turn`, a ``TURN_DRAW``)."""
+    (:func:`phpets_env.flow.begin_turn`, a ``TURN_DRAW``)."""
     state.hands[seat].append(card)
     bit = 1 << card
     state.known[seat] |= bit
@@ -248,7 +239,7 @@ def place_card(state: State, depth: int) -> None:
     actor's secret, and so is its knowledge of that card from now on."""
     deck = state.deck
     deck.insert(len(deck) - depth, state.pending)
-    state.trapped[state.current] |= 1 << state.pending
+    state.trapped[state.to_act] |= 1 << state.pending
     state.pending = NO_CARD
 
 

@@ -1,8 +1,10 @@
-"""Power Hungry Pets action table and observation layout: the one source of truth.
+"""Power Hungry Pets observation layout and encoder; with the action table and the
+rules as actions, everything the environment and the search read.
 
-Actions name seats as offsets clockwise from the actor (``+0`` is the actor), so one
-network can play every seat. Observations are seat-relative: index 0 of every
-per-seat field is the observer, then the other seats clockwise.
+Observations are seat-relative: index 0 of every per-seat field is the observer,
+then the other seats clockwise. The action table lives in :mod:`phpets_env.actions`
+and the legal-action mask and dispatch in :mod:`phpets_env.legality`; both are
+named here too, as the environment knows them.
 """
 
 from __future__ import annotations
@@ -12,194 +14,23 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from cardgym.actions import ActionTable
 from cardgym.observation import Field, ObservationSpec
-from phpets_env.cards import (
-    BOWL_GUESSES,
-    CARD_NAMES,
-    CARD_VALUES,
-    MAX_DECK,
-    MAX_PLAYERS,
-    NUM_VALUES,
-    Card,
+from phpets_env.actions import (
+    ACTION_SPECS,
+    ACTION_TABLE,
+    KEEP,
+    NUM_ACTIONS,
+    PLACE,
+    PLAY_CARD,
+    SWAP,
+    action_to_move,
+    move_to_action,
 )
-from phpets_env.record import NUM_RECENT_KINDS, NUM_RESULTS, PublicPart
-from phpets_env.rules import (
-    ANY_PLAYER,
-    NO_TARGET,
-    TARGET_KIND,
-    open_offsets,
-    play,
-    resolve_grave_digger,
-    resolve_mouse_trapper,
-)
-from phpets_env.state import (
-    GRAVE_DIGGER,
-    MOUSE_TRAPPER,
-    PHASE_NAMES,
-    PLAY,
-    GraveSwap,
-    Move,
-    PlaceCard,
-    Play,
-    State,
-)
+from phpets_env.cards import CARD_VALUES, MAX_DECK, MAX_PLAYERS, NUM_VALUES
+from phpets_env.events import NUM_RECENT_KINDS, NUM_RESULTS, PublicPart
+from phpets_env.legality import apply_action, legal_action_indices, legal_action_mask
+from phpets_env.state import PHASE_NAMES
 from phpets_env.view import PlayerView
-
-# ------------------------------------------------------------------ actions
-# Action kinds, as stored in ACTION_SPECS: (kind, card, seat offset or -1, guess or depth).
-PLAY_CARD: Final = 0
-KEEP: Final = 1
-SWAP: Final = 2
-PLACE: Final = 3
-
-
-def _build_actions() -> list[tuple[str, tuple[int, int, int, int], str]]:
-    rows: list[tuple[str, tuple[int, int, int, int], str]] = []
-    for card in Card:
-        name = CARD_NAMES[card]
-        kind = TARGET_KIND[card]
-        if kind == NO_TARGET:
-            rows.append((f"play:{name}", (PLAY_CARD, card, -1, -1), f"play {name}"))
-            continue
-        if kind != ANY_PLAYER:
-            rows.append(
-                (f"play:{name}:none", (PLAY_CARD, card, -1, -1),
-                 f"play {name} without effect (no player can be chosen)")
-            )
-        first = 0 if kind == ANY_PLAYER else 1
-        for offset in range(first, MAX_PLAYERS):
-            if card == Card.CRYSTAL_BOWL:
-                for guess in BOWL_GUESSES:
-                    rows.append(
-                        (f"play:{name}:+{offset}:{CARD_NAMES[guess]}",
-                         (PLAY_CARD, card, offset, guess),
-                         f"play {name} on seat +{offset} clockwise, naming {CARD_NAMES[guess]} ({guess})")
-                    )
-            else:
-                rows.append(
-                    (f"play:{name}:+{offset}", (PLAY_CARD, card, offset, -1),
-                     f"play {name} on seat +{offset} clockwise" + (" (myself)" if offset == 0 else ""))
-                )
-    rows.append(("grave_digger:keep", (KEEP, -1, -1, -1), "keep the hand card"))
-    rows.append(("grave_digger:swap", (SWAP, -1, -1, -1), "swap the hand card with the set-aside card"))
-    for depth in range(MAX_DECK):
-        rows.append(
-            (f"mouse_trapper:depth={depth}", (PLACE, -1, -1, depth),
-             f"put the card back with {depth} cards above it")
-        )
-    return rows
-
-
-ACTION_TABLE: Final = ActionTable(_build_actions())
-ACTION_SPECS: Final[tuple[tuple[int, int, int, int], ...]] = ACTION_TABLE.moves
-NUM_ACTIONS: Final = len(ACTION_TABLE)
-
-_PLAY_INDEX: dict[int, int] = {}  # card -> index of its untargeted play
-_TARGET_BASE: dict[int, int] = {}  # card -> index of its first targeted play
-for _index, (_kind, _card, _offset, _extra) in enumerate(ACTION_SPECS):
-    if _kind == PLAY_CARD:
-        if _offset == -1:
-            _PLAY_INDEX[_card] = _index
-        else:
-            _TARGET_BASE.setdefault(_card, _index)
-_KEEP_INDEX: Final = ACTION_TABLE.index("grave_digger:keep")
-_DEPTH_BASE: Final = ACTION_TABLE.index("mouse_trapper:depth=0")
-_GUESSES: Final = len(BOWL_GUESSES)
-
-
-def _target_masks(card: int) -> tuple[int, ...]:
-    """Action bit mask of ``card``'s plays for every bit set of choosable seat offsets."""
-    masks = []
-    base = _TARGET_BASE[card]
-    first = 0 if TARGET_KIND[card] == ANY_PLAYER else 1
-    for offsets in range(1 << MAX_PLAYERS):
-        mask = 0
-        for offset in range(first, MAX_PLAYERS):
-            if offsets >> offset & 1:
-                if card == Card.CRYSTAL_BOWL:
-                    start = base + (offset - 1) * _GUESSES
-                    mask |= ((1 << _GUESSES) - 1) << start
-                else:
-                    mask |= 1 << (base + offset - first)
-        if not mask and card in _PLAY_INDEX:  # nobody to choose: play without effect
-            mask = 1 << _PLAY_INDEX[card]
-        masks.append(mask)
-    return tuple(masks)
-
-
-_PLAY_MASK: Final = tuple(
-    _target_masks(card) if TARGET_KIND[card] != NO_TARGET
-    else (1 << _PLAY_INDEX[card],) * (1 << MAX_PLAYERS)
-    for card in Card
-)
-# Snake Sorcerer may always choose its own player: offset 0.
-_SELF_OFFSET: Final = tuple(1 if TARGET_KIND[card] == ANY_PLAYER else 0 for card in Card)
-_GRAVE_MASK: Final = 0b11 << _KEEP_INDEX
-
-
-def legal_action_mask(state: State) -> int:
-    """Legal actions of the seat to act as a bit mask over action indices (bit i = action i)."""
-    phase = state.phase
-    if phase == PLAY:
-        offsets = open_offsets(state)
-        hand = state.hands[state.current]
-        first, second = CARD_VALUES[hand[0]], CARD_VALUES[hand[1]]
-        return (_PLAY_MASK[first][offsets | _SELF_OFFSET[first]]
-                | _PLAY_MASK[second][offsets | _SELF_OFFSET[second]])
-    if phase == GRAVE_DIGGER:
-        return _GRAVE_MASK
-    if phase == MOUSE_TRAPPER:
-        return ((1 << (len(state.deck) + 1)) - 1) << _DEPTH_BASE
-    return 0
-
-
-def apply_action(state: State, action: int, rng: np.random.Generator) -> None:
-    """Apply a legal action index of the seat to act (the env's and the search's fast
-    path: no legality check)."""
-    kind, card, offset, extra = ACTION_SPECS[action]
-    if kind == PLAY_CARD:
-        target = None if offset < 0 else (state.current + offset) % state.num_players
-        play(state, card, target, extra, rng)
-    elif kind == KEEP or kind == SWAP:
-        resolve_grave_digger(state, kind == SWAP, rng)
-    else:
-        resolve_mouse_trapper(state, extra, rng)
-
-
-def legal_action_indices(state: State) -> list[int]:
-    """Legal action indices of the seat to act, ascending."""
-    mask = legal_action_mask(state)
-    return [i for i in range(NUM_ACTIONS) if mask >> i & 1]
-
-
-def action_to_move(state: State, action: int) -> Move:
-    """The engine move an action index stands for, for the seat to act."""
-    kind, card, offset, extra = ACTION_SPECS[action]
-    if kind == PLAY_CARD:
-        target = None if offset < 0 else (state.current + offset) % state.num_players
-        return Play(card, target, extra if card == Card.CRYSTAL_BOWL and offset >= 0 else None)
-    if kind in (KEEP, SWAP):
-        return GraveSwap(kind == SWAP)
-    return PlaceCard(extra)
-
-
-def move_to_action(state: State, move: Move) -> int:
-    """The action index of an engine move of the seat to act."""
-    if isinstance(move, Play):
-        kind = TARGET_KIND[move.card]
-        if move.target is None or kind == NO_TARGET:
-            return _PLAY_INDEX[move.card]
-        offset = (move.target - state.current) % state.num_players
-        first = 0 if kind == ANY_PLAYER else 1
-        if move.card == Card.CRYSTAL_BOWL:
-            return (_TARGET_BASE[move.card] + (offset - 1) * _GUESSES
-                    + BOWL_GUESSES.index(move.guess))  # type: ignore[arg-type]
-        return _TARGET_BASE[move.card] + offset - first
-    if isinstance(move, GraveSwap):
-        return _KEEP_INDEX + int(move.swap)
-    return _DEPTH_BASE + move.depth
-
 
 # ------------------------------------------------------------- observation
 
@@ -301,6 +132,10 @@ def _event_rows(public: PublicPart) -> list[bytes]:
     return rows
 
 
+#: Each public part encoded once, for every table size and observer (parts are shared
+#: and never freed, so each is a key of its own).
+_ENCODED: dict[PublicPart, list[bytes]] = {}
+
 #: Bit masks of values 0..10 as one-hot byte strings.
 _VALUE_BYTES: Final = tuple(
     bytes(mask >> value & 1 for value in range(NUM_VALUES)) for mask in range(1 << NUM_VALUES)
@@ -324,22 +159,41 @@ def encode(view: PlayerView) -> NDArray[np.float32]:
     """
     seat = view.seat
     n = view.num_players
-    values = _VALUE
     out = bytearray(OBS_SIZE)
     out[_PHASE + view.phase] = 1
-    out[_TO_ACT + (view.current - seat) % n] = 1
+    out[_TO_ACT + (view.to_act - seat) % n] = 1
     out[_START + (view.round_start - seat) % n] = 1
     out[_PRESENT : _PRESENT + n] = _PRESENT_BYTES[n]
     in_round, protected, tokens = view.in_round_flags, view.protected_flags, view.token_counts
     out[_IN_ROUND : _IN_ROUND + n] = bytes(in_round[seat:] + in_round[:seat])
     out[_PROTECTED : _PROTECTED + n] = bytes(protected[seat:] + protected[:seat])
     out[_TOKENS : _TOKENS + n] = bytes(tokens[seat:] + tokens[:seat])
+    values = _VALUE
     for card in view.my_hand_ids:
         out[_MY_HAND + values[card]] += 1
-    rows = view.row_ids
     rotation = _ROTATIONS[n][seat]
-    for rel in range(n):
-        other = rotation[rel]
+    _encode_seats(out, view, rotation)
+    for card in view.face_up_ids:
+        out[_FACE_UP + values[card]] += 1
+    _encode_hidden_places(out, view)
+    out[_DECK_SIZE] = view.deck_size
+    out[_TO_WIN] = view.config.tokens_to_win
+    ruled_out = view.ruled_out_masks
+    if any(ruled_out):
+        for rel in range(1, n):
+            mask = ruled_out[rotation[rel]]
+            if mask:
+                base = _RULED_OUT + (rel - 1) * NUM_VALUES
+                out[base : base + NUM_VALUES] = _VALUE_BYTES[mask]
+    _encode_recent(out, view, n * MAX_PLAYERS + seat)
+    return np.frombuffer(out, dtype=np.uint8).astype(np.float32)
+
+
+def _encode_seats(out: bytearray, view: PlayerView, rotation: tuple[int, ...]) -> None:
+    """Each seat's row, and the cards the observer knows in each opponent's hand."""
+    values = _VALUE
+    rows = view.row_ids
+    for rel, other in enumerate(rotation):
         base = _ROWS + rel * NUM_VALUES
         for card in rows[other]:
             out[base + values[card]] += 1
@@ -349,8 +203,11 @@ def encode(view: PlayerView) -> NDArray[np.float32]:
                 base = _KNOWN_HANDS + (rel - 1) * NUM_VALUES
                 for card in known:
                     out[base + values[card]] += 1
-    for card in view.face_up_ids:
-        out[_FACE_UP + values[card]] += 1
+
+
+def _encode_hidden_places(out: bytearray, view: PlayerView) -> None:
+    """The face-down set-aside card, pile depths and held-out card, where the observer
+    knows them."""
     if view.aside_present:
         out[_ASIDE_PRESENT] = 1
         aside = view.known_aside()
@@ -362,23 +219,25 @@ def encode(view: PlayerView) -> NDArray[np.float32]:
         pending = view.pending_card()
         if pending is not None:
             out[_PENDING + pending] = 1
-    out[_DECK_SIZE] = view.deck_size
-    out[_TO_WIN] = view.config.tokens_to_win
-    ruled_out = view.ruled_out_masks
-    if any(ruled_out):
-        for rel in range(1, n):
-            mask = ruled_out[rotation[rel]]
-            if mask:
-                base = _RULED_OUT + (rel - 1) * NUM_VALUES
-                out[base : base + NUM_VALUES] = _VALUE_BYTES[mask]
-    column = n * MAX_PLAYERS + seat
+
+
+def _encode_recent(out: bytearray, view: PlayerView, column: int) -> None:
+    """The newest public events; ``column`` picks the encoding for the table size and
+    observer (see :func:`_event_rows`)."""
     events = view.recent_public(RECENT_EVENTS)
-    try:  # each event encoded once, kept with its public part, for every observer
-        block = b"".join([public.memo[column] for public in events])
-    except TypeError:
+    encoded = _ENCODED
+    try:
+        block = b"".join([encoded[public][column] for public in events])
+    except KeyError:
         for public in events:
-            if public.memo is None:
-                public.memo = _event_rows(public)
-        block = b"".join([public.memo[column] for public in events])
+            if public not in encoded:
+                encoded[public] = _event_rows(public)
+        block = b"".join([encoded[public][column] for public in events])
     out[_RECENT : _RECENT + len(block)] = block
-    return np.frombuffer(out, dtype=np.uint8).astype(np.float32)
+
+
+__all__ = [
+    "ACTION_SPECS", "ACTION_TABLE", "EVENT_WIDTH", "KEEP", "NUM_ACTIONS", "OBSERVATION_SPEC",
+    "OBS_SIZE", "PLACE", "PLAY_CARD", "RECENT_EVENTS", "SWAP", "action_to_move", "apply_action",
+    "encode", "legal_action_indices", "legal_action_mask", "move_to_action",
+]

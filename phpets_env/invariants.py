@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from phpets_env.cards import CARD_VALUES, NUM_CARDS, TOTAL_TOKENS
-from phpets_env.record import NEW_ROUND, TURN_DRAW
+from phpets_env.events import NEW_ROUND, TURN_DRAW
 from phpets_env.state import MATCH_OVER, MOUSE_TRAPPER, NO_CARD, PLAY, State
 
 
@@ -21,6 +21,17 @@ def check_invariants(state: State) -> None:
       (``TURN_DRAW``) is the seat to act's, with no new round logged after it (a
       position written without a record, as tests do, has none to check).
     """
+    _check_cards(state)
+    _check_tokens(state)
+    _check_knowledge(state)
+    if state.phase == MATCH_OVER:
+        assert state.match_winners, "the match ended without a winner"
+        return
+    _check_turn(state)
+    _check_hands(state)
+
+
+def _check_cards(state: State) -> None:
     places = list(state.deck) + list(state.face_up)
     for hand in state.hands:
         places += hand
@@ -31,31 +42,40 @@ def check_invariants(state: State) -> None:
     if state.pending != NO_CARD:
         places.append(state.pending)
     assert sorted(places) == list(range(NUM_CARDS)), f"cards not conserved: {sorted(places)}"
+
+
+def _check_tokens(state: State) -> None:
     assert sum(state.tokens) + state.token_supply == TOTAL_TOKENS, "tokens not conserved"
     assert 0 <= state.token_supply <= TOTAL_TOKENS and sum(state.tokens) <= TOTAL_TOKENS
     assert max(state.tokens) <= state.config.tokens_to_win, "a player holds more than the target"
+
+
+def _check_knowledge(state: State) -> None:
     assert (state.pending != NO_CARD) == (state.phase == MOUSE_TRAPPER)
     for seat in range(state.num_players):
         assert not state.trapped[seat] & ~state.known[seat], f"seat {seat}: stale trapped bits"
         for card in state.hands[seat]:
             assert not state.ruled_out[seat] >> CARD_VALUES[card] & 1, (
                 f"seat {seat} holds {CARD_VALUES[card]}, which the table ruled out")
-    if state.phase == MATCH_OVER:
-        assert state.match_winners, "the match ended without a winner"
-        return
+
+
+def _check_turn(state: State) -> None:
     assert any(state.in_round), "nobody is in the round"
     for event in reversed(state.log):
         if event.what == TURN_DRAW:
-            assert event.target == state.current, (
-                f"the turn of seat {state.current} began with seat {event.target}'s draw")
+            assert event.target == state.to_act, (
+                f"the turn of seat {state.to_act} began with seat {event.target}'s draw")
             break
         assert event.what != NEW_ROUND, "the round began without a turn-start draw"
-    assert state.in_round[state.current], "the player to act is out of the round"
+    assert state.in_round[state.to_act], "the player to act is out of the round"
+
+
+def _check_hands(state: State) -> None:
     for seat in range(state.num_players):
         size = len(state.hands[seat])
         if not state.in_round[seat]:
             assert size == 0 and not state.protected[seat], f"seat {seat} is out but holds cards"
-        elif seat == state.current and state.phase == PLAY:
+        elif seat == state.to_act and state.phase == PLAY:
             assert size == 2, f"seat {seat} chooses a card from {size}"
         else:
             assert size == 1, f"seat {seat} holds {size} cards"

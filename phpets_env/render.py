@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from phpets_env.cards import CARD_VALUES, DISPLAY_NAMES, Card
-from phpets_env.state import PHASE_NAMES, State
+from phpets_env.state import MATCH_OVER, NO_CARD, PHASE_NAMES, State
 from phpets_env.view import PlayerView
 
 
@@ -32,30 +32,14 @@ def render_view(view: PlayerView) -> str:
     if known_deck:
         lines.append("known in the pile: " + ", ".join(
             f"depth {depth}: {card_text(v)}" for depth, v in known_deck))
-    in_round, protected, tokens = view.in_round_flags, view.protected_flags, view.token_counts
     rows = view.rows()
-    sizes = view.hand_sizes()
     for seat in range(n):
-        marks = []
-        if seat == view.current and view.phase != 3:
-            marks.append("to act")
-        if not in_round[seat]:
-            marks.append("out")
-        if protected[seat]:
-            marks.append("protected")
-        if seat == view.seat:
-            hand = _cards(view.my_hand())
-        else:
-            known = view.known_hand(seat)
-            hand = ", ".join([card_text(v) for v in known] + ["?"] * (sizes[seat] - len(known)))
-            hand = hand or "-"
-            ruled_out = view.ruled_out_masks[seat]
-            if ruled_out and len(known) < sizes[seat]:
-                hand += "; not " + ", ".join(
-                    str(v) for v in range(len(Card)) if ruled_out >> v & 1)
+        marks = _marks(seat == view.to_act and view.phase != MATCH_OVER,
+                       view.in_round_flags[seat], view.protected_flags[seat])
+        hand = _cards(view.my_hand()) if seat == view.seat else _seen_hand(view, seat)
         lines.append(
-            f"player_{seat}{' (me)' if seat == view.seat else ''}: tokens {tokens[seat]}, "
-            f"hand [{hand}], row [{_cards(rows[seat])}]" + (f"  ({', '.join(marks)})" if marks else "")
+            f"player_{seat}{' (me)' if seat == view.seat else ''}: tokens {view.token_counts[seat]}, "
+            f"hand [{hand}], row [{_cards(rows[seat])}]" + marks
         )
     pending = view.pending_card()
     if pending is not None:
@@ -66,31 +50,49 @@ def render_view(view: PlayerView) -> str:
     return "\n".join(lines)
 
 
+def _marks(to_act: bool, in_round: bool, protected: bool) -> str:
+    """A seat's marks at the end of its line: to act, out, protected."""
+    marks = []
+    if to_act:
+        marks.append("to act")
+    if not in_round:
+        marks.append("out")
+    if protected:
+        marks.append("protected")
+    return f"  ({', '.join(marks)})" if marks else ""
+
+
+def _seen_hand(view: PlayerView, seat: int) -> str:
+    """Another seat's hand as ``view``'s seat knows it: known cards, ``?`` for the
+    others, and the values the table ruled out."""
+    known = view.known_hand(seat)
+    size = view.hand_sizes()[seat]
+    hand = ", ".join([card_text(v) for v in known] + ["?"] * (size - len(known))) or "-"
+    ruled_out = view.ruled_out_masks[seat]
+    if ruled_out and len(known) < size:
+        hand += "; not " + ", ".join(str(v) for v in range(len(Card)) if ruled_out >> v & 1)
+    return hand
+
+
 def render_full(state: State) -> str:
     """The whole table, hidden cards included."""
     values = CARD_VALUES
     lines = [
         f"Power Hungry Pets - round {state.round_number}, full view",
         "draw pile (top first): " + _cards([values[c] for c in reversed(state.deck)]),
-        "set aside face down: " + (card_text(values[state.aside]) if state.aside >= 0 else "-"),
+        "set aside face down: " + (card_text(values[state.aside]) if state.aside != NO_CARD else "-"),
     ]
     if state.face_up:
         lines.append("set aside face up: " + _cards([values[c] for c in state.face_up]))
     for seat in range(state.num_players):
-        marks = []
-        if seat == state.current and state.phase != 3:
-            marks.append("to act")
-        if not state.in_round[seat]:
-            marks.append("out")
-        if state.protected[seat]:
-            marks.append("protected")
+        marks = _marks(seat == state.to_act and state.phase != MATCH_OVER,
+                       state.in_round[seat], state.protected[seat])
         lines.append(
             f"player_{seat}: tokens {state.tokens[seat]}, "
             f"hand [{_cards([values[c] for c in state.hands[seat]])}], "
-            f"row [{_cards([values[c] for c in state.rows[seat]])}]"
-            + (f"  ({', '.join(marks)})" if marks else "")
+            f"row [{_cards([values[c] for c in state.rows[seat]])}]" + marks
         )
-    if state.pending >= 0:
+    if state.pending != NO_CARD:
         lines.append(f"putting back: {card_text(values[state.pending])}")
     lines.append(f"phase: {PHASE_NAMES[state.phase]}")
     if state.match_winners:

@@ -9,43 +9,44 @@ stays known; a shuffle or a secret placement makes it stale.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Final
+from enum import IntEnum
+from typing import ClassVar, Final
 
-import numpy as np
-
-from cardgym.errors import OptionError
-from cardgym.record import Event
+from cardgym.config import check_choice, check_num_players
+from cardgym.record import NONE, Event
 from cardgym.state import SlotState
 from phpets_env.cards import MAX_PLAYERS, MIN_PLAYERS, TOTAL_TOKENS, tokens_to_win
+from phpets_env.events import PublicPart
 
-if TYPE_CHECKING:
-    from phpets_env.record import PublicPart
 
-# Phases: what the seat to act decides.
-PLAY: Final = 0  # play one of the two hand cards
-GRAVE_DIGGER: Final = 1  # keep the hand card or swap it with the set-aside card
-MOUSE_TRAPPER: Final = 2  # put the looked-at top card back at a depth of choice
-MATCH_OVER: Final = 3
-PHASE_NAMES: Final = ("play", "grave_digger", "mouse_trapper", "match_over")
+class Phase(IntEnum):
+    """What the seat to act decides."""
+
+    PLAY = 0  # play one of the two hand cards
+    GRAVE_DIGGER = 1  # keep the hand card or swap it with the set-aside card
+    MOUSE_TRAPPER = 2  # put the looked-at top card back at a depth of choice
+    MATCH_OVER = 3
+
+
+# The phases by their plain names, as the engine compares them.
+PLAY: Final = Phase.PLAY
+GRAVE_DIGGER: Final = Phase.GRAVE_DIGGER
+MOUSE_TRAPPER: Final = Phase.MOUSE_TRAPPER
+MATCH_OVER: Final = Phase.MATCH_OVER
+PHASE_NAMES: Final[tuple[str, ...]] = tuple(phase.name.lower() for phase in Phase)
 
 ROBOVAC_OPTIONS: Final = ("dethrone", "duel_only")
 FINAL_TIE_OPTIONS: Final = ("shared", "nobody")
 START_PLAYER_OPTIONS: Final = ("winner", "rotate", "random")
 REWARD_OPTIONS: Final = ("match", "round")
 
-NO_CARD: Final = -1
-
-
-def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise OptionError(
-            f"{name}={value!r} is not a valid option; allowed: {', '.join(map(repr, allowed))}"
-        )
+#: No card in a place that holds one card (the set-aside card once taken, say).
+NO_CARD: Final = NONE
 
 
 @dataclass(frozen=True)
 class Config:
-    """Rule options of RULES.md §2 (defaults follow the seed text).
+    """Rule options of docs/rules/power_hungry_pets.md; defaults as the printed rules give them.
 
     Attributes:
         num_players: 2 to 6.
@@ -66,24 +67,15 @@ class Config:
     reward: str = "match"
 
     def __post_init__(self) -> None:
-        if isinstance(self.num_players, np.integer):  # numpy integers are welcome too
-            object.__setattr__(self, "num_players", int(self.num_players))
-        if (
-            not isinstance(self.num_players, int)
-            or isinstance(self.num_players, bool)
-            or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS
-        ):
-            raise OptionError(
-                f"num_players={self.num_players!r} is not allowed; "
-                f"Power Hungry Pets takes {MIN_PLAYERS} to {MAX_PLAYERS} players"
-            )
-        _check_choice("robovac", self.robovac, ROBOVAC_OPTIONS)
-        _check_choice("final_tie", self.final_tie, FINAL_TIE_OPTIONS)
-        _check_choice("start_player", self.start_player, START_PLAYER_OPTIONS)
-        _check_choice("reward", self.reward, REWARD_OPTIONS)
+        check_num_players(self, "Power Hungry Pets", MIN_PLAYERS, MAX_PLAYERS)
+        check_choice("robovac", self.robovac, ROBOVAC_OPTIONS)
+        check_choice("final_tie", self.final_tie, FINAL_TIE_OPTIONS)
+        check_choice("start_player", self.start_player, START_PLAYER_OPTIONS)
+        check_choice("reward", self.reward, REWARD_OPTIONS)
 
     @property
     def tokens_to_win(self) -> int:
+        """Tokens that win the match (3 with 2-3 players, 2 with 4-6)."""
         return tokens_to_win(self.num_players)
 
 
@@ -93,16 +85,17 @@ class State(SlotState):
     Decks are lists of card ids with the top card last. ``known[s]`` is a bit mask
     over card ids: bit ``c`` set means seat ``s`` knows where card ``c`` is;
     ``trapped[s]`` marks the part of it that rests on a Mouse Trapper depth only
-    ``s`` saw (what :func:`~phpets_env.rules.resample_hidden` must sample, not copy).
+    ``s`` saw (what :func:`~phpets_env.resample.resample_hidden` must sample, not copy).
     ``ruled_out[s]`` is a bit mask over *values* that the table knows seat ``s`` does
     not hold (a missed Crystal Bowl, a Battle Bunny result, Not A Pet! without a
     swap); it is cleared when ``s`` gets a new card. ``log`` is the public record
-    (:mod:`phpets_env.record`), kept for the whole match.
+    (:mod:`phpets_env.record`), kept for the whole match. ``to_act`` is the seat that
+    decides now (the last to decide once the match is over), ``phase`` what it decides.
     """
 
     __slots__ = (
         "config", "num_players", "deck", "aside", "face_up", "hands", "rows",
-        "in_round", "protected", "tokens", "token_supply", "current", "phase",
+        "in_round", "protected", "tokens", "token_supply", "to_act", "phase",
         "pending", "known", "trapped", "ruled_out", "log", "deck_watchers", "round_start",
         "round_number", "round_winners", "match_winners", "public_log", "public_seen",
     )
@@ -123,7 +116,7 @@ class State(SlotState):
         self.protected: list[bool] = [False] * n
         self.tokens: list[int] = [0] * n
         self.token_supply: int = TOTAL_TOKENS
-        self.current: int = 0
+        self.to_act: int = 0
         self.phase: int = PLAY
         self.pending: int = NO_CARD
         self.known: list[int] = [0] * n
@@ -153,7 +146,7 @@ class State(SlotState):
         other.protected = self.protected[:]
         other.tokens = self.tokens[:]
         other.token_supply = self.token_supply
-        other.current = self.current
+        other.to_act = self.to_act
         other.phase = self.phase
         other.pending = self.pending
         other.known = self.known[:]

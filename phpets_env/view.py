@@ -1,4 +1,4 @@
-"""What one seat may know of a Power Hungry Pets state (RULES.md §1).
+"""What one seat may know of a Power Hungry Pets state (docs/rules/README.md).
 
 :class:`PlayerView` is the only way the encoder and the renderer's seat view read a
 state: everything it returns is public or known to its seat. Hidden cards appear
@@ -7,15 +7,9 @@ only through ``known`` bits, which the engine keeps per seat.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from phpets_env.cards import CARD_VALUES
-from phpets_env.record import PUBLIC_BY_ID, TURN_DRAW, PublicPart, public_part
-
-if TYPE_CHECKING:
-    from phpets_env.state import Config, State
-
-NO_CARD = -1
+from phpets_env.events import PUBLIC_BY_ID, TURN_DRAW, PublicPart, public_part
+from phpets_env.state import NO_CARD, Config, State
 
 
 class PlayerView:
@@ -43,9 +37,9 @@ class PlayerView:
         return self._state.num_players
 
     @property
-    def current(self) -> int:
-        """Seat to act."""
-        return self._state.current
+    def to_act(self) -> int:
+        """The seat that decides now."""
+        return self._state.to_act
 
     @property
     def phase(self) -> int:
@@ -144,7 +138,7 @@ class PlayerView:
     def pending_card(self) -> int | None:
         """Value of the card this seat holds out during its Mouse Trapper placement."""
         state = self._state
-        if state.pending != NO_CARD and state.current == self.seat:
+        if state.pending != NO_CARD and state.to_act == self.seat:
             return CARD_VALUES[state.pending]
         return None
 

@@ -1,4 +1,4 @@
-"""Shared builders for the Exploding Kittens rule tests (RULES.md §3).
+"""Shared builders for the Exploding Kittens rule tests (docs/rules/exploding_kittens.md).
 
 Cards are ``Card`` kinds (short names below); decks are written top first, as in
 scenarios (``state.deck`` keeps the top card last). :func:`make` builds a position

@@ -1,7 +1,7 @@
-"""Shared builders for the Streaking Kittens rule tests (RULES.md §4).
+"""Shared builders for the Streaking Kittens rule tests (docs/rules/exploding_kittens.md, Streaking Kittens).
 
 Card kinds of the expansion are written as the numbers the engine API gives them
-(/tmp/streaking_api.md: ``Card`` kinds 13..21 after the 13 base kinds), so that these
+(``Card`` kinds 13..21 after the 13 base kinds), so that these
 tests can be collected before the engine grows them. New moves and phases are read
 from :mod:`ek_env.state` when they exist; a test that needs one that does not exist
 yet fails with a message saying so (instead of the whole file failing to import).
@@ -61,7 +61,7 @@ def _move(name: str) -> Any:
         return cls
 
     def missing(*args: Any, **kwargs: Any) -> Any:
-        pytest.fail(f"ek_env.state.{name} is not implemented yet (API: /tmp/streaking_api.md)")
+        pytest.fail(f"ek_env.state.{name} is not implemented yet")
 
     return missing
 

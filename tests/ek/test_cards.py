@@ -1,4 +1,4 @@
-"""Each action card's effect (RULES.md §3 "Action cards"), resolved after a Nope
+"""Each action card's effect (docs/rules/exploding_kittens.md "Action cards"), resolved after a Nope
 window in which everybody passes."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_attack_ends_the_turn_without_drawing_and_next_owes_two() -> None:
     apply(state, PlayCard(ATTACK), rng)
     assert state.phase == NOPE_WINDOW
     pass_window(state, rng)
-    assert (state.current, state.to_act, state.owed, state.attacked) == (1, 1, 2, True)
+    assert (state.turn_holder, state.to_act, state.owed, state.attacked) == (1, 1, 2, True)
     assert cards(state, 0) == [SKIP]
     assert deck_top_first(state) == DECK3
     assert state.discard[ATTACK] == 1
@@ -73,21 +73,21 @@ def test_attacked_players_attack(stacking: str, owed: int, attacked: bool,
         apply(state, move, rng)
         if state.phase == NOPE_WINDOW:
             pass_window(state, rng)
-        assert state.current == 1
+        assert state.turn_holder == 1
     apply(state, PlayCard(ATTACK), rng)
     pass_window(state, rng)
     # All the attacker's owed turns end; the next player owes the stacked count.
-    assert (state.current, state.owed, state.attacked) == (2, expected, True)
+    assert (state.turn_holder, state.owed, state.attacked) == (2, expected, True)
 
 
 def test_attack_between_two_players_comes_back() -> None:
     state, rng = make([[ATTACK], [ATTACK]], [TACO, KITTEN], first=0)
     apply(state, PlayCard(ATTACK), rng)
     pass_window(state, rng)
-    assert (state.current, state.owed) == (1, 2)
+    assert (state.turn_holder, state.owed) == (1, 2)
     apply(state, PlayCard(ATTACK), rng)
     pass_window(state, rng)
-    assert (state.current, state.owed) == (0, 2)  # default "reset"
+    assert (state.turn_holder, state.owed) == (0, 2)  # default "reset"
 
 
 def test_attack_skips_an_exploded_seat() -> None:
@@ -95,7 +95,7 @@ def test_attack_skips_an_exploded_seat() -> None:
     apply(state, Draw(), rng)  # seat 1 explodes
     apply(state, PlayCard(ATTACK), rng)
     pass_window(state, rng)
-    assert (state.current, state.owed) == (0, 2)
+    assert (state.turn_holder, state.owed) == (0, 2)
 
 
 # -------------------------------------------------------------------- Skip
@@ -105,7 +105,7 @@ def test_skip_ends_a_normal_turn_without_drawing() -> None:
     state, rng = make([[SKIP, TACO], [FAVOR], [NOPE]], DECK3, first=0)
     apply(state, PlayCard(SKIP), rng)
     pass_window(state, rng)
-    assert (state.current, state.owed, state.attacked) == (1, 1, False)
+    assert (state.turn_holder, state.owed, state.attacked) == (1, 1, False)
     assert deck_top_first(state) == DECK3 and cards(state, 0) == [TACO]
 
 
@@ -113,10 +113,10 @@ def test_skip_under_an_attack_settles_one_turn() -> None:
     state, rng = make([[SKIP, SKIP], [FAVOR], [NOPE]], DECK3, first=0, owed=2)
     apply(state, PlayCard(SKIP), rng)
     pass_window(state, rng)
-    assert (state.current, state.owed, state.phase) == (0, 1, PLAY)
+    assert (state.turn_holder, state.owed, state.phase) == (0, 1, PLAY)
     apply(state, PlayCard(SKIP), rng)
     pass_window(state, rng)
-    assert (state.current, state.owed) == (1, 1)
+    assert (state.turn_holder, state.owed) == (1, 1)
     assert deck_top_first(state) == DECK3
 
 
@@ -129,13 +129,13 @@ def test_favor_target_chooses_the_card_to_give() -> None:
         PlayCard(FAVOR, 1), PlayCard(FAVOR, 2)]
     apply(state, PlayCard(FAVOR, 1), rng)
     pass_window(state, rng)
-    assert state.phase == GIVE and state.to_act == 1 and state.current == 0
+    assert state.phase == GIVE and state.to_act == 1 and state.turn_holder == 0
     assert moves(state) == [Give(DEFUSE), Give(NOPE), Give(TACO)]
     assert_illegal(state, Give(SKIP), rng)
     apply(state, Give(DEFUSE), rng)
     assert cards(state, 0) == [DEFUSE]
     assert cards(state, 1) == [NOPE, TACO, TACO]
-    assert (state.phase, state.to_act, state.current, state.owed) == (PLAY, 0, 0, 1)
+    assert (state.phase, state.to_act, state.turn_holder, state.owed) == (PLAY, 0, 0, 1)
     # Both sides know where the card went.
     assert state.known_hands[(1 * 3 + 0) * 13 + DEFUSE] == 1
 
@@ -143,7 +143,7 @@ def test_favor_target_chooses_the_card_to_give() -> None:
 def test_favor_cannot_target_yourself_or_an_exploded_seat() -> None:
     state, rng = make([[TACO], [TACO], [FAVOR, SKIP]], [KITTEN, BEARD, KITTEN], first=1)
     apply(state, Draw(), rng)  # seat 1 explodes
-    assert state.current == 2
+    assert state.turn_holder == 2
     assert [m for m in moves(state) if isinstance(m, PlayCard) and m.card == FAVOR] == [
         PlayCard(FAVOR, 0)]
     assert_illegal(state, PlayCard(FAVOR, 1), rng)
@@ -165,7 +165,7 @@ def test_shuffle_permutes_the_deck_seeded() -> None:
         after = deck_top_first(state)
         assert Counter(after) == Counter(deck)
         assert state.known_deck[0] == []  # knowledge of the order is stale
-        assert state.current == 0 and state.owed == 1
+        assert state.turn_holder == 0 and state.owed == 1
         again, rng2 = make([[SHUFFLE], [FAVOR]], deck, first=0, seed=seed)
         apply(again, PlayCard(SHUFFLE), rng2)
         pass_window(again, rng2)
@@ -194,7 +194,7 @@ def test_see_the_future_shows_the_top_three_or_fewer(deck: list[int]) -> None:
     assert state.known_deck[0] == deck[:3]
     assert state.known_deck[1] == []
     assert deck_top_first(state) == deck  # order unchanged
-    assert (state.current, state.owed, state.phase) == (0, 1, PLAY)
+    assert (state.turn_holder, state.owed, state.phase) == (0, 1, PLAY)
 
 
 # ----------------------------------------------------- cards never played alone
@@ -221,7 +221,7 @@ def test_a_lone_nope_cannot_be_played_in_the_play_phase() -> None:
     assert_illegal(state, PlayCard(NOPE), rng)
     apply_all(state, [PlayCard(SKIP)], rng)
     pass_window(state, rng)
-    assert state.current == 1
+    assert state.turn_holder == 1
     assert all(not (isinstance(m, PlayCard) and m.card == NOPE) for m in moves(state))
     assert_illegal(state, PlayCard(NOPE), rng)
 
@@ -238,7 +238,7 @@ def test_attack_after_a_defuse_settled_the_first_of_two_turns(stacking: str,
                       first=1, owed=2, attack_stacking=stacking)
     apply(state, Draw(), rng)
     apply(state, Insert(2), rng)
-    assert (state.current, state.owed, state.attacked) == (1, 1, True)
+    assert (state.turn_holder, state.owed, state.attacked) == (1, 1, True)
     apply(state, PlayCard(ATTACK), rng)
     pass_window(state, rng)
-    assert (state.current, state.owed) == (2, expected)
+    assert (state.turn_holder, state.owed) == (2, expected)

@@ -1,4 +1,4 @@
-"""Cat pairs and special combos (RULES.md §3 "Cats and combos", "Open points")."""
+"""Cat pairs and special combos (docs/rules/exploding_kittens.md "Cats and combos", "Open points")."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def test_cat_pair_steals_the_only_card(cat: int, combos: bool) -> None:
     assert cards(state, 1) == []
     assert cards(state, 2) == [FAVOR, NOPE]
     assert state.discard[cat] == 2
-    assert (state.current, state.phase, state.owed) == (0, PLAY, 1)
+    assert (state.turn_holder, state.phase, state.owed) == (0, PLAY, 1)
 
 
 def test_pair_steals_a_random_card_seeded() -> None:
@@ -113,7 +113,7 @@ def test_two_of_a_kind_of_any_name_steals_with_combos(kind: int) -> None:
     # The cards lose their own text: only the steal happens.
     assert cards(state, 0) == [MELON] and cards(state, 1) == []
     assert state.discard[kind] == 2
-    assert (state.current, state.owed, state.phase) == (0, 1, PLAY)
+    assert (state.turn_holder, state.owed, state.phase) == (0, 1, PLAY)
 
 
 @pytest.mark.parametrize("kind", NON_CAT_PAIRS)
@@ -155,7 +155,7 @@ def test_empty_hand_target_allowed_does_nothing(play, hand: list[int]) -> None:
     apply(state, play, rng)
     pass_window(state, rng)
     assert cards(state, 0) == [] and cards(state, 1) == [] and cards(state, 2) == [BEARD]
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 1)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 1)
     assert sum(state.discard) == len(hand)
 
 
@@ -209,7 +209,7 @@ def test_three_of_a_kind(target_hand: list[int], named: int, mine: list[int],
     assert cards(state, 0) == mine
     assert cards(state, 1) == theirs
     assert state.discard[MELON] == 3
-    assert (state.phase, state.current, state.owed) == (PLAY, 0, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 1)
 
 
 @pytest.mark.parametrize("kind", [ATTACK, NOPE, TACO])
@@ -268,7 +268,7 @@ def test_five_different_takes_from_the_discard_pile() -> None:
     apply(state, Take(NOPE), rng)
     assert cards(state, 0) == [DEFUSE, ATTACK, NOPE]
     assert expand(state.discard) == sorted([KITTEN, DEFUSE, RAINBOW, SKIP, FAVOR, TACO, BEARD])
-    assert (state.phase, state.current, state.owed) == (PLAY, 0, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 1)
 
 
 def test_five_different_may_take_a_defuse() -> None:
@@ -285,7 +285,7 @@ def test_noped_five_different_takes_nothing() -> None:
     apply_all(state, [PlayFive(), ChooseFive(ATTACK), ChooseFive(SKIP), ChooseFive(FAVOR),
                       ChooseFive(NOPE), ChooseFive(TACO)], rng)
     run_window(state, rng, [1])
-    assert (state.phase, state.to_act, state.current) == (PLAY, 0, 0)
+    assert (state.phase, state.to_act, state.turn_holder) == (PLAY, 0, 0)
     assert cards(state, 0) == [DEFUSE, BEARD]
     assert expand(state.discard) == sorted([ATTACK, SKIP, FAVOR, NOPE, NOPE, TACO, RAINBOW])
 

@@ -1,4 +1,4 @@
-"""What each seat knows (RULES.md §1), read through the observation's named fields.
+"""What each seat knows (docs/rules/README.md), read through the observation's named fields.
 
 Scenarios are played with engine moves; observations are read by field name from
 ``encode(PlayerView(state, seat))``.
@@ -109,7 +109,7 @@ def test_own_defuse_insertion_is_known_and_others_knowledge_goes_stale() -> None
     play_and_pass(state, rng, PlayCard(C["see_the_future"]))
     assert known_deck(state, 1) == {0: "exploding_kitten", 1: "taco_cat", 2: "skip"}
     rules.apply(state, Draw(), rng)  # seat 1 has no Defuse: it explodes on the kitten
-    assert not state.alive[1] and state.current == 2
+    assert not state.alive[1] and state.turn_holder == 2
     rules.apply(state, Draw(), rng)  # seat 2 draws the taco cat
     rules.apply(state, Draw(), rng)  # seat 0 draws the skip
     rules.apply(state, Draw(), rng)  # seat 2 draws the attack

@@ -1,5 +1,5 @@
 """Issue 16, finding 1: which copy of a kind leaves a hand is the player's choice
-(RULES.md §1, §4).
+(docs/rules/README.md, §4).
 
 With Streaking Kittens a Mark makes one card of a hand visible to all. A player who
 gives a card to a Favor, or puts one into the draw pile with Garbage Collection,

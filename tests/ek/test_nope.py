@@ -1,4 +1,4 @@
-"""Nope and the Nope window (RULES.md §3 "Nope", §1; ek_env.env docstring).
+"""Nope and the Nope window (docs/rules/exploding_kittens.md "Nope", §1; ek_env.env docstring).
 
 Every living player is asked in turn, clockwise after the one who played (who is
 asked last); a Nope opens a new window clockwise after the Noper; the play happens
@@ -72,9 +72,9 @@ def test_nope_chain(nopers: list[int], asked: list[int], happens: bool) -> None:
     assert run_window(state, rng, nopers) == asked
     assert state.phase == PLAY
     if happens:
-        assert (state.current, state.owed) == (1, 1)
+        assert (state.turn_holder, state.owed) == (1, 1)
     else:
-        assert (state.current, state.to_act, state.owed) == (0, 0, 1)
+        assert (state.turn_holder, state.to_act, state.owed) == (0, 0, 1)
     # The Skip and every Nope stay in the discard pile either way.
     assert state.discard[SKIP] == 1 and state.discard[NOPE] == len(nopers)
     assert sum(sum(hand) for hand in state.hands) == 6 - 1 - len(nopers)
@@ -85,7 +85,7 @@ def test_window_state_while_open() -> None:
     state, rng = make(HANDS3, DECK3, first=0)
     apply(state, PlayCard(SKIP), rng)
     assert (state.phase, state.to_act, state.window_last, state.nopes) == (NOPE_WINDOW, 1, 0, 0)
-    assert state.current == 0
+    assert state.turn_holder == 0
     apply(state, Nope(), rng)
     assert (state.to_act, state.window_last, state.nopes) == (2, 1, 1)
     assert cards(state, 1) == []
@@ -106,7 +106,7 @@ def test_everyone_is_asked_but_only_holders_may_nope() -> None:
     apply(state, Pass(), rng)
     assert state.to_act == 0 and moves(state) == [Pass()]  # the player, asked last
     apply(state, Pass(), rng)
-    assert state.current == 1
+    assert state.turn_holder == 1
 
 
 def test_window_skips_exploded_seats() -> None:
@@ -114,10 +114,10 @@ def test_window_skips_exploded_seats() -> None:
                       [MELON, KITTEN, POTATO, KITTEN, KITTEN], first=1)
     apply(state, Draw(), rng)  # seat 1 draws melon
     apply(state, Draw(), rng)  # seat 2 explodes
-    assert state.alive == [True, True, False, True] and state.current == 3
+    assert state.alive == [True, True, False, True] and state.turn_holder == 3
     apply(state, PlayCard(SKIP), rng)
     assert run_window(state, rng, [0]) == [0, 1, 3, 0]
-    assert (state.current, state.owed) == (3, 1)  # Noped: still seat 3's turn
+    assert (state.turn_holder, state.owed) == (3, 1)  # Noped: still seat 3's turn
 
 
 def test_nope_cannot_touch_a_defuse_or_a_kitten() -> None:
@@ -128,7 +128,7 @@ def test_nope_cannot_touch_a_defuse_or_a_kitten() -> None:
     assert Nope() not in moves(state)
     assert_illegal(state, Nope(), rng)
     apply(state, Insert(0), rng)
-    assert (state.phase, state.current) == (PLAY, 1)
+    assert (state.phase, state.turn_holder) == (PLAY, 1)
     assert cards(state, 1) == [NOPE, NOPE] and cards(state, 2) == [NOPE]
 
 
@@ -144,26 +144,26 @@ def test_noped_attack_leaves_the_attackers_turn_running() -> None:
                       attack_stacking="stack")
     apply(state, PlayCard(ATTACK), rng)
     run_window(state, rng, [1])
-    assert (state.current, state.to_act, state.owed, state.attacked) == (0, 0, 2, True)
+    assert (state.turn_holder, state.to_act, state.owed, state.attacked) == (0, 0, 2, True)
     assert state.phase == PLAY
     assert state.discard[ATTACK] == 1 and state.discard[NOPE] == 1
     assert cards(state, 0) == [TACO]
     apply(state, Draw(), rng)
-    assert (state.current, state.owed) == (0, 1)
+    assert (state.turn_holder, state.owed) == (0, 1)
 
 
 def test_noped_attack_on_a_normal_turn() -> None:
     state, rng = make([[ATTACK], [NOPE], [SKIP]], DECK3, first=0)
     apply(state, PlayCard(ATTACK), rng)
     run_window(state, rng, [1])
-    assert (state.current, state.owed, state.attacked) == (0, 1, False)
+    assert (state.turn_holder, state.owed, state.attacked) == (0, 1, False)
 
 
 def test_noped_nope_lets_the_attack_through() -> None:
     state, rng = make([[ATTACK, NOPE], [NOPE], [SKIP]], DECK3, first=0)
     apply(state, PlayCard(ATTACK), rng)
     run_window(state, rng, [1, 0])
-    assert (state.current, state.owed, state.attacked) == (1, 2, True)
+    assert (state.turn_holder, state.owed, state.attacked) == (1, 2, True)
 
 
 # Every Nope-able play, Noped once by seat 1: nothing happens, its cards stay discarded.
@@ -188,7 +188,7 @@ def test_noped_play_does_nothing(hand: list[int], plays: list, discarded: dict) 
     apply_all(state, plays, rng)
     assert state.phase == NOPE_WINDOW
     run_window(state, rng, [1])
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 1)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 1)
     assert cards(state, 0) == [] and cards(state, 2) == [DEFUSE, BEARD]
     assert [c for c in reversed(state.deck)] == deck
     assert state.known_deck[0] == []

@@ -1,4 +1,4 @@
-"""Option validation (RULES.md: every option validated with a clear error) and
+"""Option validation (docs/rules/exploding_kittens.md: every option validated with a clear error) and
 malformed scenarios."""
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def test_a_scenario_places_every_card() -> None:
     assert cards(state, 0) == [DEFUSE, TACO] and cards(state, 1) == [SKIP]
     assert deck_top_first(state) == [KITTEN, 12]
     assert state.discard[SKIP] == 1
-    assert (state.current, state.to_act, state.owed, state.attacked) == (1, 1, 2, True)
+    assert (state.turn_holder, state.to_act, state.owed, state.attacked) == (1, 1, 2, True)
     assert state.box[KITTEN] == 3 and state.box[DEFUSE] == 5
 
 

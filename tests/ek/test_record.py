@@ -1,4 +1,4 @@
-"""Issue 16, finding 2: the public record (RULES.md §1: every announced choice, every
+"""Issue 16, finding 2: the public record (docs/rules/README.md: every announced choice, every
 card played face up, every reveal; secrets seen only by their parties).
 
 The engine appends one event per happening to ``state.log``; the observation shows

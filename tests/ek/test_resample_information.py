@@ -2,7 +2,7 @@
 
 ``resample_hidden(state, seat, rng)`` deals anew every card ``seat`` cannot see; the
 other seats' private knowledge (a depth where they put a kitten back, a card they gave
-or were given) must be sampled with it, never copied from the true state (RULES.md §1:
+or were given) must be sampled with it, never copied from the true state (docs/rules/README.md:
 where a player puts a card back, and a card given, are known to them only). So two
 states that ``seat`` cannot tell apart give equal resamples from equal generators.
 """
@@ -52,7 +52,7 @@ from tests.ek.helpers import (
 )
 
 STREAKING: dict[str, Any] = {"expansions": ("streaking",)}
-#: The phases whose choice is secret from the seats not party to it (RULES.md §1, §4).
+#: The phases whose choice is secret from the seats not party to it (docs/rules/README.md, §4).
 SECRET_PHASES = {INSERT: "insert", GIVE: "give", GARBAGE: "garbage", ALTER: "alter"}
 
 
@@ -220,7 +220,7 @@ def _alternatives(state: State, rng: np.random.Generator) -> list[State]:
 def _parties(state: State) -> set[int]:
     """Seats that see the secret choice about to be made."""
     if state.phase == GIVE:
-        return {state.to_act, state.current}
+        return {state.to_act, state.turn_holder}
     return {state.to_act}
 
 

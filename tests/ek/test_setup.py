@@ -1,4 +1,4 @@
-"""Setup (RULES.md §3 "Setup"): hands, draw pile, kittens, Defuses, first player.
+"""Setup (docs/rules/exploding_kittens.md "Setup"): hands, draw pile, kittens, Defuses, first player.
 
 Expected counts are computed here from the rule text, not from ``ek_env.cards``.
 """
@@ -14,7 +14,7 @@ from ek_env.invariants import check_invariants
 from ek_env.state import PLAY, Config
 from tests.ek.helpers import DEFUSE, KITTEN
 
-# One base deck (RULES.md §3 "Cards (56)"), kind order of ``Card``.
+# One base deck (docs/rules/exploding_kittens.md "Cards (56)"), kind order of ``Card``.
 ONE_DECK = {
     KITTEN: 4, DEFUSE: 6, 2: 4, 3: 4, 4: 4, 5: 4, 6: 5, 7: 5, 8: 4, 9: 4, 10: 4, 11: 4, 12: 4,
 }
@@ -70,7 +70,7 @@ def test_setup_counts(players: int, hand_size: int, rule: str) -> None:
         held = sum(hand[kind] for hand in state.hands) + state.deck.count(kind) + state.box[kind]
         assert held == copies * decks
     assert not any(state.discard) and not any(state.out_of_play)
-    assert state.phase == PLAY and state.to_act == state.current
+    assert state.phase == PLAY and state.to_act == state.turn_holder
     assert state.owed == 1 and not state.attacked
     assert all(state.alive) and state.eliminated == []
     check_invariants(state)
@@ -93,7 +93,7 @@ def test_deck_defuses_table(players: int, rule: str, expected: int) -> None:
 
 def test_first_player_is_random_and_seeded() -> None:
     config = Config(num_players=4)
-    firsts = {rules.new_game(config, np.random.default_rng(seed), None).current
+    firsts = {rules.new_game(config, np.random.default_rng(seed), None).turn_holder
               for seed in range(40)}
     assert firsts == {0, 1, 2, 3}
     a = rules.new_game(config, np.random.default_rng(5), None)

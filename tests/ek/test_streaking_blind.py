@@ -1,4 +1,4 @@
-"""Blind play (RULES.md §4 "Blind play"; seed 003 "Blind spelen").
+"""Blind play (docs/rules/exploding_kittens.md, Streaking Kittens "Blind play"; seed 003 "Blind spelen").
 
 A blind player sees only how many cards they hold (and marked ones) until they draw
 without exploding. To play they turn a random card: playable now, it resolves (its
@@ -99,7 +99,7 @@ def test_a_playable_random_card_resolves_with_its_nope_window() -> None:
     assert state.phase == NOPE_WINDOW and state.pending_card == SKIP
     assert state.discard[SKIP] == 1 and cards(state, 0) == []
     assert pass_window(state, rng) == [1, 2, 0]
-    assert (state.phase, state.current, state.owed) == (PLAY, 1, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 1, 1)
     assert state.blind[0]  # a Skip is not a draw
 
 
@@ -107,7 +107,7 @@ def test_a_playable_random_card_resolves_with_its_nope_window() -> None:
 def test_an_unplayable_random_card_is_lost(card: int) -> None:
     state, rng = smake([[card], [NOPE], [POTATO]], [BEARD, KITTEN], first=0, blind=[0])
     apply(state, BlindPlay(), rng)
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 1)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 1)
     assert state.discard[card] == 1 and cards(state, 0) == []
     assert all(state.alive) and state.blind[0]
     assert moves(state) == [Draw()]
@@ -155,7 +155,7 @@ def test_a_favor_or_mark_turned_blind_without_a_valid_target_is_lost(card: int) 
     state, rng = smake([[card], []], [POTATO, KITTEN], first=0, blind=[0],
                        empty_hand_target="forbidden")
     apply(state, BlindPlay(), rng)
-    assert (state.phase, state.to_act, state.current) == (PLAY, 0, 0)
+    assert (state.phase, state.to_act, state.turn_holder) == (PLAY, 0, 0)
     assert state.discard[card] == 1 and cards(state, 0) == []
 
 
@@ -218,7 +218,7 @@ def test_turning_a_held_kitten_without_defuse_is_out() -> None:
         apply(state, BlindPlay(), rng)
         assert state.alive == [False, True, True] and state.eliminated == [0]
         assert state.discard[SK] == 1 and state.discard[KITTEN] == 1
-        assert (state.phase, state.current, state.owed) == (PLAY, 1, 1)
+        assert (state.phase, state.turn_holder, state.owed) == (PLAY, 1, 1)
 
 
 def test_turning_a_held_kitten_or_losing_the_streaking_kitten_with_a_defuse() -> None:
@@ -240,7 +240,7 @@ def test_turning_a_held_kitten_or_losing_the_streaking_kitten_with_a_defuse() ->
         apply(state, Insert(0), rng)
         assert deck_top_first(state) == [KITTEN, BEARD, KITTEN]
         # Not a draw: no owed turn settled, and still blind.
-        assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 2)
+        assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 2)
         assert state.alive[0] and state.blind[0]
     assert outcomes == {"defuse lost", "defused"}
 
@@ -257,7 +257,7 @@ def test_a_kitten_drawn_blind_turns_cards_until_a_defuse() -> None:
         assert cards(state, 0) == [TACO] or state.discard[TACO] == 1  # lost if turned first
         apply(state, Insert(1), rng)
         assert deck_top_first(state) == [BEARD, KITTEN]
-        assert (state.phase, state.current, state.owed) == (PLAY, 1, 1)
+        assert (state.phase, state.turn_holder, state.owed) == (PLAY, 1, 1)
         assert not state.blind[0]  # defused its own draw: it sees again
     assert outcomes == {(), (TACO,)}
 
@@ -268,7 +268,7 @@ def test_a_kitten_drawn_blind_without_defuse_is_out() -> None:
     apply(state, Draw(), rng)
     assert state.alive == [False, True, True]
     assert (state.discard[TACO], state.discard[SKIP], state.discard[KITTEN]) == (1, 1, 1)
-    assert (state.phase, state.current) == (PLAY, 1)
+    assert (state.phase, state.turn_holder) == (PLAY, 1)
 
 
 def test_two_kittens_blind_both_defused_or_one() -> None:
@@ -289,7 +289,7 @@ def test_two_kittens_blind_both_defused_or_one() -> None:
         inserts_seen.add(inserts)
         assert state.alive[0] and not state.blind[0]
         # One draw, one owed turn settled, however many kittens were put back.
-        assert (state.phase, state.current, state.owed) == (PLAY, 0, 1)
+        assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 1)
         assert state.discard[DEFUSE] == inserts
         assert state.deck.count(KITTEN) == inserts
         assert state.hands[0][KITTEN] == 2 - inserts
@@ -308,12 +308,12 @@ def test_two_kittens_blind_with_one_defuse() -> None:
             outcomes.add("defused")  # the Defuse came up first
             assert cards(state, 0) == [KITTEN, SK]
             apply(state, Insert(0), rng)
-            assert state.alive[0] and not state.blind[0] and state.current == 1
+            assert state.alive[0] and not state.blind[0] and state.turn_holder == 1
         else:
             outcomes.add("out")  # a second kitten to defuse and no Defuse left
             assert state.alive == [False, True, True]
             assert state.discard[KITTEN] == 2 and state.discard[SK] == 1
-            assert (state.phase, state.current) == (PLAY, 1)
+            assert (state.phase, state.turn_holder) == (PLAY, 1)
     assert outcomes == {"defused", "out"}
 
 
@@ -325,7 +325,7 @@ def test_blindness_ends_after_a_safe_draw() -> None:
                        blind=[0])
     apply(state, Draw(), rng)
     assert not state.blind[0]
-    assert (state.current, state.owed) == (0, 1)
+    assert (state.turn_holder, state.owed) == (0, 1)
     assert BlindPlay() not in moves(state)
 
 
@@ -341,7 +341,7 @@ def test_blindness_lasts_through_other_players_draws() -> None:
                        blind=[0])
     apply(state, Draw(), rng)  # seat 1
     apply(state, Draw(), rng)  # seat 2
-    assert state.current == 0 and state.blind[0]
+    assert state.turn_holder == 0 and state.blind[0]
 
 
 # ------------------------------------------------------ the blind as a target
@@ -393,7 +393,7 @@ def test_a_blind_player_nopes_with_a_random_card_that_is_a_nope() -> None:
     apply(state, BlindNope(), rng)
     assert state.nopes == 1 and state.discard[NOPE] == 1
     assert pass_window(state, rng) == [2, 0, 1]
-    assert (state.phase, state.current, state.owed) == (PLAY, 0, 1)  # the Skip was Noped
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 1)  # the Skip was Noped
 
 
 def test_a_blind_nope_that_turns_another_card_is_lost() -> None:
@@ -404,7 +404,7 @@ def test_a_blind_nope_that_turns_another_card_is_lost() -> None:
     assert state.nopes == 0 and state.discard[TACO] == 1 and cards(state, 1) == []
     assert (state.phase, state.to_act) == (NOPE_WINDOW, 2)
     assert pass_window(state, rng) == [2, 0]
-    assert (state.phase, state.current) == (PLAY, 1)  # the Skip happened
+    assert (state.phase, state.turn_holder) == (PLAY, 1)  # the Skip happened
 
 
 def test_a_blind_seat_without_cards_can_only_pass() -> None:
@@ -423,7 +423,7 @@ def test_a_blind_nope_turning_a_kitten_explodes_and_the_window_goes_on() -> None
         assert state.discard[KITTEN] == 1 and state.discard[SK] == 1
         assert (state.phase, state.to_act) == (NOPE_WINDOW, 2)
         assert pass_window(state, rng) == [2, 0]
-        assert (state.phase, state.current, state.owed) == (PLAY, 2, 1)  # the Skip happened
+        assert (state.phase, state.turn_holder, state.owed) == (PLAY, 2, 1)  # the Skip happened
 
 
 def test_a_blind_nope_explosion_defused_then_the_window_goes_on() -> None:
@@ -435,7 +435,7 @@ def test_a_blind_nope_explosion_defused_then_the_window_goes_on() -> None:
         apply(state, BlindNope(), rng)
         if state.phase == INSERT:
             outcomes.add("defused")
-            assert (state.to_act, state.held_kitten, state.current) == (1, 1, 0)
+            assert (state.to_act, state.held_kitten, state.turn_holder) == (1, 1, 0)
             apply(state, Insert(0), rng)
             assert deck_top_first(state) == [KITTEN, BEARD, KITTEN]
         else:
@@ -444,7 +444,7 @@ def test_a_blind_nope_explosion_defused_then_the_window_goes_on() -> None:
         assert state.discard[DEFUSE] == 1 and state.nopes == 0
         assert (state.phase, state.to_act) == (NOPE_WINDOW, 2)
         assert pass_window(state, rng) == [2, 0]
-        assert (state.phase, state.current) == (PLAY, 1) and all(state.alive)
+        assert (state.phase, state.turn_holder) == (PLAY, 1) and all(state.alive)
     assert outcomes == {"defused", "defuse lost"}
 
 

@@ -1,4 +1,4 @@
-"""The new action cards of Streaking Kittens (RULES.md §4 "Cards"; seed 003 "De nieuwe
+"""The new action cards of Streaking Kittens (docs/rules/exploding_kittens.md, Streaking Kittens "Cards"; seed 003 "De nieuwe
 kaarten"), each resolved after a Nope window in which everybody passes, and each
 Nope-able.
 
@@ -87,7 +87,7 @@ def test_catomic_bomb_puts_every_kitten_on_top_and_ends_the_turn() -> None:
     for seat in range(3):
         assert known(state, seat) == {0: KITTEN, 1: KITTEN}
     # It settles one owed turn without drawing.
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 1, 1, 1)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 1, 1, 1)
     assert cards(state, 0) == [SKIP]
     assert state.discard[BOMB] == 1
 
@@ -108,7 +108,7 @@ def test_catomic_bomb_under_an_attack_settles_one_of_two_turns() -> None:
     deck = [TACO, KITTEN, BEARD]
     state, rng = smake([[BOMB, SKIP], [NOPE], [FAVOR]], deck, first=0, owed=2)
     play_and_pass(state, rng, PlayCard(BOMB))
-    assert (state.phase, state.current, state.owed) == (PLAY, 0, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 1)
     assert deck_top_first(state)[0] == KITTEN
     assert known(state, 0) == {0: KITTEN} and known(state, 1) == {0: KITTEN}
     apply(state, Draw(), rng)  # the kitten: no Defuse, no Streaking Kitten
@@ -130,7 +130,7 @@ def test_catomic_bomb_without_kittens_in_the_deck_only_shuffles() -> None:
     play_and_pass(state, rng, PlayCard(BOMB))
     assert Counter(deck_top_first(state)) == Counter(deck)
     assert all(known(state, seat) == {} for seat in range(3))
-    assert (state.current, state.owed) == (1, 1)
+    assert (state.turn_holder, state.owed) == (1, 1)
 
 
 # --------------------------------------------------------------- Super Skip
@@ -143,7 +143,7 @@ def test_super_skip_settles_every_owed_turn(owed: int, stacking: str) -> None:
     state, rng = smake([[SUPER, SKIP], [NOPE], [FAVOR]], deck, first=0, owed=owed,
                        attack_stacking=stacking)
     play_and_pass(state, rng, PlayCard(SUPER))
-    assert (state.phase, state.current, state.to_act, state.owed, state.attacked) == (
+    assert (state.phase, state.turn_holder, state.to_act, state.owed, state.attacked) == (
         PLAY, 1, 1, 1, False)
     assert deck_top_first(state) == deck
     assert cards(state, 0) == [SKIP]
@@ -153,9 +153,9 @@ def test_super_skip_after_a_draw_under_attack() -> None:
     deck = [TACO, KITTEN, BEARD]
     state, rng = smake([[SUPER], [NOPE], [FAVOR]], deck, first=0, owed=3)
     apply(state, Draw(), rng)
-    assert (state.current, state.owed) == (0, 2)
+    assert (state.turn_holder, state.owed) == (0, 2)
     play_and_pass(state, rng, PlayCard(SUPER))
-    assert (state.current, state.owed) == (1, 1)
+    assert (state.turn_holder, state.owed) == (1, 1)
     assert deck_top_first(state) == [KITTEN, BEARD]
 
 
@@ -178,7 +178,7 @@ def test_see_the_future_5x_shows_the_top_five_or_fewer(deck: list[int]) -> None:
     assert known(state, 0) == dict(enumerate(deck[:5]))
     assert known(state, 1) == {} and known(state, 2) == {}
     assert deck_top_first(state) == deck  # same order
-    assert (state.phase, state.current, state.owed) == (PLAY, 0, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 1)
 
 
 # ----------------------------------------------------- Alter the Future 5x
@@ -189,7 +189,7 @@ ALTER_DECK = [TACO, KITTEN, BEARD, MELON, POTATO, RAINBOW, SKIP]
 def test_alter_the_future_places_the_top_five_in_the_chosen_order() -> None:
     state, rng = smake([[ALTER_CARD], [NOPE], [FAVOR]], ALTER_DECK, first=0)
     play_and_pass(state, rng, PlayCard(ALTER_CARD))
-    assert (state.phase, state.to_act, state.current) == (ALTER, 0, 0)
+    assert (state.phase, state.to_act, state.turn_holder) == (ALTER, 0, 0)
     assert set(moves(state)) == {Alter(TACO), Alter(KITTEN), Alter(BEARD), Alter(MELON),
                                  Alter(POTATO)}
     assert_illegal(state, Alter(RAINBOW), rng)  # the sixth card is not among them
@@ -200,7 +200,7 @@ def test_alter_the_future_places_the_top_five_in_the_chosen_order() -> None:
     assert_illegal(state, Alter(KITTEN), rng)
     apply_all(state, [Alter(POTATO), Alter(TACO), Alter(MELON)], rng)
     # The last card (the beard cat) is placed automatically.
-    assert (state.phase, state.to_act, state.current, state.owed) == (PLAY, 0, 0, 1)
+    assert (state.phase, state.to_act, state.turn_holder, state.owed) == (PLAY, 0, 0, 1)
     assert deck_top_first(state) == [KITTEN, POTATO, TACO, MELON, BEARD, RAINBOW, SKIP]
     assert known(state, 0) == {0: KITTEN, 1: POTATO, 2: TACO, 3: MELON, 4: BEARD}
     assert known(state, 1) == {} and known(state, 2) == {}
@@ -252,7 +252,7 @@ def test_alter_the_future_makes_others_knowledge_of_the_top_stale() -> None:
 
 
 def test_alter_the_future_keeps_knowledge_below_the_five_cards() -> None:
-    # RULES.md §1: knowledge is kept until it becomes stale. Only the top five are
+    # docs/rules/README.md: knowledge is kept until it becomes stale. Only the top five are
     # reordered, so the sixth and seventh cards stay where everybody knew them to be.
     state, rng = smake([[ALTER_CARD], [NOPE], [FAVOR]], ALTER_DECK, first=0)
     state.known_deck[0] = [UNKNOWN] * 6 + [SKIP]
@@ -279,7 +279,7 @@ def test_swap_top_and_bottom_and_known_depths_move_with_their_cards() -> None:
     assert known(state, 0) == {0: KITTEN, 1: BEARD, 2: MELON, 3: TACO}
     assert known(state, 1) == {3: TACO}
     assert known(state, 2) == {0: KITTEN}
-    assert (state.phase, state.current, state.owed) == (PLAY, 0, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 1)
     assert state.discard[SWAP] == 1 and state.discard[FUTURE5] == 1
 
 
@@ -320,7 +320,7 @@ def test_garbage_collection_asks_seats_with_cards_from_the_turn_holder() -> None
         assert len(asked) < 10
     # The turn holder first, then clockwise; the empty-handed seat 1 is not asked.
     assert asked == [2, 3, 0]
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 2, 2, 1)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 2, 2, 1)
     assert cards(state, 0) == [TACO] and cards(state, 1) == []
     assert cards(state, 2) == [ATTACK] and cards(state, 3) == []
     assert Counter(deck_top_first(state)) == Counter([POTATO, KITTEN, RAINBOW, BEARD, MELON,
@@ -376,7 +376,7 @@ def test_garbage_collection_a_held_kitten_put_in_does_not_explode() -> None:
     assert state.to_act == 1
     assert set(moves(state)) == {Garbage(KITTEN), Garbage(TACO), Garbage(SK)}
     apply_all(state, [Garbage(KITTEN), Garbage(MELON)], rng)
-    assert (state.phase, state.current, state.to_act) == (PLAY, 0, 0)
+    assert (state.phase, state.turn_holder, state.to_act) == (PLAY, 0, 0)
     assert all(state.alive)
     assert cards(state, 1) == [TACO, SK]
     assert state.deck.count(KITTEN) == 2 and len(state.deck) == 4
@@ -401,7 +401,7 @@ def test_garbage_collection_streaking_kitten_put_in_explodes_the_kitten_after_th
     assert top[0] == KITTEN and top.count(KITTEN) == 1 and len(top) == 6
     assert SK in top and MELON in top
     assert known(state, 1) == {0: KITTEN}
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 2)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 2)
     assert all(state.alive)
 
 
@@ -413,7 +413,7 @@ def test_garbage_collection_streaking_kitten_put_in_without_defuse_is_out() -> N
     assert cards(state, 1) == []
     assert state.discard[KITTEN] == 1 and state.discard[TACO] == 1
     assert state.deck.count(SK) == 1 and state.deck.count(KITTEN) == 0
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 1)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 1)
 
 
 # -------------------------------------------------------------------- Mark
@@ -431,7 +431,7 @@ def test_mark_makes_a_random_card_of_the_target_public() -> None:
         assert len(marked(state, 1)) == 1
         seen.add(marked(state, 1)[0])
         assert marked(state, 0) == [] and marked(state, 2) == []
-        assert (state.phase, state.current, state.owed) == (PLAY, 0, 1)
+        assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 1)
         assert state.discard[MARK] == 1
     assert seen == {TACO, BEARD, SKIP}
 
@@ -515,7 +515,7 @@ def test_mark_on_an_empty_hand(option: str) -> None:
     assert targets == {1, 2}
     play_and_pass(state, rng, PlayCard(MARK, 1))
     assert all(marked(state, seat) == [] for seat in range(3))
-    assert (state.phase, state.current) == (PLAY, 0) and state.discard[MARK] == 1
+    assert (state.phase, state.turn_holder) == (PLAY, 0) and state.discard[MARK] == 1
 
 
 # ------------------------------------------------------ Curse of the Cat Butt
@@ -527,11 +527,11 @@ def test_curse_makes_the_target_blind() -> None:
     assert {m.target for m in moves(state) if isinstance(m, PlayCard)} == {1, 2}
     play_and_pass(state, rng, PlayCard(CURSE, 1))
     assert blind_seats(state) == [1]
-    assert (state.phase, state.current, state.owed) == (PLAY, 0, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 1)
     assert cards(state, 1) == [ATTACK, SKIP, FAVOR, TACO, TACO]  # the cards stay
     apply(state, Draw(), rng)
     # Seat 1's turn: blind, it may only draw or play a random card.
-    assert state.current == 1
+    assert state.turn_holder == 1
     assert set(moves(state)) == {Draw(), BlindPlay()}
     for move in (PlayCard(SKIP), PlayCard(FAVOR, 2), PlayCard(ATTACK), PlayPair(TACO, 2)):
         assert_illegal(state, move, rng)
@@ -550,7 +550,7 @@ def test_curse_on_a_blind_player_changes_nothing() -> None:
     state, rng = smake([[CURSE], [TACO], [NOPE]], [KITTEN], first=0, blind=[1])
     play_and_pass(state, rng, PlayCard(CURSE, 1))
     assert blind_seats(state) == [1]
-    assert (state.phase, state.current) == (PLAY, 0)
+    assert (state.phase, state.turn_holder) == (PLAY, 0)
 
 
 # ----------------------------------------------------------- every card Noped
@@ -574,7 +574,7 @@ def test_every_new_card_can_be_noped(play: PlayCard, deck: list[int]) -> None:
     assert state.phase == NOPE_WINDOW
     assert run_window(state, rng, [1]) == [1, 2, 0, 1]
     # Nothing happened: same turn, same deck, no marks, nobody blind, nothing seen.
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 2)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 2)
     assert deck_top_first(state) == deck
     assert cards(state, 0) == [SKIP] and cards(state, 2) == [POTATO, MELON]
     assert all(marked(state, seat) == [] for seat in range(3))
@@ -605,21 +605,21 @@ def test_the_kittens_are_never_played_on_purpose(card: int) -> None:
 def test_deck_cards_on_an_empty_deck_do_nothing(card: int) -> None:
     state, rng = smake([[card, SKIP], [NOPE], [SK, KITTEN]], [], first=0)
     play_and_pass(state, rng, PlayCard(card))
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 1)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 1)
     assert state.deck == [] and known(state, 0) == {}
 
 
 def test_catomic_bomb_on_an_empty_deck_still_settles_a_turn() -> None:
     state, rng = smake([[BOMB], [NOPE], [SK, KITTEN]], [], first=0)
     play_and_pass(state, rng, PlayCard(BOMB))
-    assert (state.phase, state.current, state.owed) == (PLAY, 1, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 1, 1)
 
 
 # ------------------------------------------------ expansion cards in combos
 
 
 def test_a_pair_of_marks_steals_and_marks_nothing() -> None:
-    # Combo cards lose their own text (RULES.md §3 "Cats and combos").
+    # Combo cards lose their own text (docs/rules/exploding_kittens.md "Cats and combos").
     state, rng = smake([[MARK, MARK], [ATTACK], [NOPE]], [KITTEN, BEARD], first=0)
     assert PlayPair(MARK, 1) in moves(state)
     play_and_pass(state, rng, PlayPair(MARK, 1))
@@ -654,7 +654,7 @@ def test_five_different_expansion_cards_take_from_the_discard_pile() -> None:
     assert set(moves(state)) == {Take(card) for card in hand + [GC]}
     apply(state, Take(GC), rng)
     assert cards(state, 0) == [GC]
-    assert deck_top_first(state) == deck and (state.current, state.owed) == (0, 1)
+    assert deck_top_first(state) == deck and (state.turn_holder, state.owed) == (0, 1)
 
 
 def test_without_combos_expansion_cards_do_not_pair() -> None:

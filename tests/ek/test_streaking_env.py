@@ -7,7 +7,7 @@ import pettingzoo
 import pytest
 
 import cardgym  # noqa: F401 (registers the environments)
-from cardgym.cli import main
+from cardgym_cli import main
 from ek_env.encoding import BASE, STREAKING
 
 

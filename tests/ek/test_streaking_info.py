@@ -1,4 +1,4 @@
-"""What each seat may know with Streaking Kittens (RULES.md §1, §4), through the env.
+"""What each seat may know with Streaking Kittens (docs/rules/README.md, §4), through the env.
 
 The observation, the action mask and being asked at all are functions of a seat's
 own information: a blind seat cannot see its unmarked cards, a kept kitten is not
@@ -161,7 +161,7 @@ def test_a_kept_kitten_is_invisible_to_the_other_seats() -> None:
 
 
 def test_a_seat_that_saw_the_kitten_on_top_knows_who_keeps_it() -> None:
-    # RULES.md §1: seat 1 saw the top card; when seat 0 draws it and it is not shown,
+    # docs/rules/README.md: seat 1 saw the top card; when seat 0 draws it and it is not shown,
     # seat 1 still knows where it went. Seat 2 does not.
     state, rng = smake([[SK, TACO], [SKIP], [SKIP]], [KITTEN, TACO, KITTEN], first=0)
     state.known_deck[1] = [KITTEN]
@@ -289,8 +289,7 @@ def test_resample_for_a_blind_seat_deals_its_own_hand_anew() -> None:
 def test_resample_with_a_secret_kitten_and_no_unseen_deck_card(deck: list[int]) -> None:
     # Seat 0 knows every card of the draw pile (there is none, or it saw them all); a
     # kitten is held with the Streaking Kitten by seat 1 (A) or seat 2 (B). Seat 0
-    # cannot tell which, so its determinisation must not depend on it either (RULES.md
-    # §1; ek_env.hidden: "the deal depends only on the seat's information").
+    # cannot tell which, so its determinisation must not depend on it either (docs/rules/README.md; ek_env.hidden: "the deal depends only on the seat's information").
     a, _ = smake([[SKIP], [SK, KITTEN], [ATTACK, SHUFFLE]], deck, first=0)
     b, _ = smake([[SKIP], [ATTACK, SHUFFLE], [SK, KITTEN]], deck, first=0)
     for state in (a, b):

@@ -1,4 +1,4 @@
-"""The Streaking Kitten (RULES.md §4 "Streaking Kitten"; seed 003 "De Streaking Kitten").
+"""The Streaking Kitten (docs/rules/exploding_kittens.md, Streaking Kittens "Streaking Kitten"; seed 003 "De Streaking Kitten").
 
 While you hold it you may hold one Exploding Kitten: a drawn one is kept, unrevealed;
 a second one must be defused. If it leaves your hand while you hold a kitten, that
@@ -71,7 +71,7 @@ def test_drawing_a_kitten_with_the_streaking_kitten_keeps_it() -> None:
     assert state.held_kitten == 0
     assert deck_top_first(state) == [BEARD, KITTEN]
     # The turn settles as a normal draw.
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 1, 1, 1)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 1, 1, 1)
     # Not revealed: the others know nothing of seat 0's hand.
     for seat in (1, 2):
         assert not any(PlayerView(state, seat).known_hand(0))
@@ -82,7 +82,7 @@ def test_a_kept_kitten_needs_no_defuse_even_when_holding_one() -> None:
     apply(state, Draw(), rng)
     assert cards(state, 0) == [KITTEN, DEFUSE, SK]
     assert state.discard[DEFUSE] == 0
-    assert (state.phase, state.current, state.owed) == (PLAY, 0, 1)  # one of two turns
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 1)  # one of two turns
 
 
 def test_a_second_kitten_must_be_defused() -> None:
@@ -94,7 +94,7 @@ def test_a_second_kitten_must_be_defused() -> None:
     apply(state, Insert(1), rng)
     assert deck_top_first(state) == [TACO, KITTEN]
     assert cards(state, 0) == [KITTEN, SK]
-    assert (state.phase, state.current, state.owed) == (PLAY, 1, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 1, 1)
 
 
 @pytest.mark.parametrize("pile", ["discard", "out_of_play"])
@@ -107,7 +107,7 @@ def test_a_second_kitten_without_defuse_takes_both_out(pile: str) -> None:
     gone = getattr(state, pile)
     assert (gone[KITTEN], gone[SK], gone[TACO]) == (2, 1, 1)
     assert deck_top_first(state) == [BEARD]  # one kitten fewer in the game than players
-    assert (state.phase, state.current, state.owed) == (PLAY, 1, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 1, 1)
 
 
 def test_the_streaking_kitten_given_away_without_a_kitten_is_harmless() -> None:
@@ -134,24 +134,24 @@ def test_streaking_kitten_stolen_by_a_pair() -> None:
             # The Streaking Kitten left seat 1: its kitten explodes; seat 1 defuses it.
             outcomes.add("sk")
             assert cards(state, 0) == [SK]
-            assert (state.to_act, state.held_kitten, state.current) == (1, 1, 0)
+            assert (state.to_act, state.held_kitten, state.turn_holder) == (1, 1, 0)
             assert cards(state, 1) == [] and state.discard[DEFUSE] == 1
             apply(state, Insert(1), rng)
             assert deck_top_first(state) == [BEARD, KITTEN, KITTEN]
             assert known(state, 1) == {1: KITTEN}
             # The turn holder's turn goes on; no owed turn is settled.
-            assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 2)
+            assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 2)
         elif not state.alive[0]:
             # Seat 0 stole the kitten: it explodes without a Defuse; its turns vanish.
             outcomes.add("kitten")
             assert state.eliminated == [0]
             assert state.discard[KITTEN] == 1 and state.discard[TACO] == 2
             assert cards(state, 1) == [DEFUSE, SK]
-            assert (state.phase, state.current, state.owed) == (PLAY, 1, 1)
+            assert (state.phase, state.turn_holder, state.owed) == (PLAY, 1, 1)
         else:
             outcomes.add("defuse")
             assert cards(state, 0) == [DEFUSE] and cards(state, 1) == [KITTEN, SK]
-            assert (state.phase, state.current, state.owed) == (PLAY, 0, 2)
+            assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 2)
             assert all(state.alive)
     assert outcomes == {"sk", "kitten", "defuse"}
 
@@ -169,7 +169,7 @@ def test_streaking_kitten_given_by_favor_explodes_the_givers_kitten() -> None:
     assert deck_top_first(state) == [KITTEN, BEARD, KITTEN]
     assert cards(state, 0) == [SK] and cards(state, 1) == [TACO]
     assert state.discard[DEFUSE] == 1 and all(state.alive)
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 2)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 2)
 
 
 def test_streaking_kitten_given_by_favor_without_defuse_puts_the_giver_out() -> None:
@@ -179,7 +179,7 @@ def test_streaking_kitten_given_by_favor_without_defuse_puts_the_giver_out() -> 
     assert state.alive == [True, False, True] and state.eliminated == [1]
     assert state.discard[KITTEN] == 1 and state.discard[TACO] == 1
     assert cards(state, 0) == [SK]
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 1)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 1)
 
 
 def test_streaking_kitten_named_in_three_of_a_kind() -> None:
@@ -190,7 +190,7 @@ def test_streaking_kitten_named_in_three_of_a_kind() -> None:
     assert cards(state, 0) == [SK]
     assert state.alive == [True, False, True] and state.eliminated == [1]
     assert state.discard[KITTEN] == 1
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 1)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 1)
 
 
 def test_streaking_kitten_named_in_a_two_player_game_ends_it() -> None:
@@ -213,7 +213,7 @@ def test_a_kitten_given_by_favor_explodes_the_receiver() -> None:
     assert state.alive == [False, True, True] and state.eliminated == [0]
     assert state.discard[KITTEN] == 1
     assert cards(state, 1) == [DEFUSE, TACO, SK]
-    assert (state.phase, state.current, state.owed) == (PLAY, 1, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 1, 1)
 
 
 def test_a_kitten_received_and_defused_settles_no_owed_turn() -> None:
@@ -225,7 +225,7 @@ def test_a_kitten_received_and_defused_settles_no_owed_turn() -> None:
     assert state.discard[DEFUSE] == 1
     apply(state, Insert(2), rng)
     assert deck_top_first(state) == [BEARD, KITTEN, KITTEN]
-    assert (state.phase, state.current, state.to_act, state.owed) == (PLAY, 0, 0, 2)
+    assert (state.phase, state.turn_holder, state.to_act, state.owed) == (PLAY, 0, 0, 2)
     assert cards(state, 0) == [] and cards(state, 1) == [TACO, SK]
 
 
@@ -236,7 +236,7 @@ def test_a_kitten_named_in_three_of_a_kind_explodes_the_receiver() -> None:
     play_and_pass(state, rng, NameCard(KITTEN))
     assert state.alive == [False, True, True]
     assert cards(state, 1) == [DEFUSE, SK]
-    assert (state.phase, state.current) == (PLAY, 1)
+    assert (state.phase, state.turn_holder) == (PLAY, 1)
 
 
 def test_a_kitten_named_and_defused_by_the_receiver() -> None:
@@ -248,7 +248,7 @@ def test_a_kitten_named_and_defused_by_the_receiver() -> None:
     apply(state, Insert(0), rng)
     assert deck_top_first(state) == [KITTEN, BEARD]
     assert cards(state, 1) == [SK] and cards(state, 0) == []
-    assert (state.phase, state.current, state.owed) == (PLAY, 0, 1)
+    assert (state.phase, state.turn_holder, state.owed) == (PLAY, 0, 1)
 
 
 # -------------------------------------------- never in combos, never taken
@@ -298,7 +298,7 @@ def test_drawing_from_an_empty_deck_is_a_shared_draw() -> None:
     state, rng = smake([[SKIP], [SK, KITTEN], [TACO]], [KITTEN], first=0)
     apply(state, Draw(), rng)
     assert state.alive == [False, True, True] and state.deck == []
-    assert state.current == 1 and Draw() in moves(state)
+    assert state.turn_holder == 1 and Draw() in moves(state)
     apply(state, Draw(), rng)
     assert state.phase == GAME_OVER and state.winner == NOBODY
     assert rules.returns(state) == [-1.0, 0.0, 0.0]
@@ -307,9 +307,9 @@ def test_drawing_from_an_empty_deck_is_a_shared_draw() -> None:
 def test_empty_deck_draw_after_playing_on() -> None:
     state, rng = smake([[SK, KITTEN, SKIP], [TACO]], [BEARD], first=1)
     apply(state, Draw(), rng)  # seat 1 takes the last card
-    assert state.current == 0 and state.deck == []
+    assert state.turn_holder == 0 and state.deck == []
     play_and_pass(state, rng, PlayCard(SKIP))  # seat 0 may still play cards
-    assert state.current == 1
+    assert state.turn_holder == 1
     apply(state, Draw(), rng)
     assert state.phase == GAME_OVER and state.winner == NOBODY
     assert rules.returns(state) == [0.0, 0.0]
@@ -341,7 +341,7 @@ def test_a_seat_out_during_anothers_turn_leaves_the_env_and_the_turn_goes_on() -
     while game.agent_selection == agent(1):
         game.step(None)
     assert game.agent_selection == agent(0)
-    assert game.game_state.current == 0 and game.game_state.phase == PLAY
+    assert game.game_state.turn_holder == 0 and game.game_state.phase == PLAY
     assert game._cumulative_rewards[agent(0)] == 0.0
 
 

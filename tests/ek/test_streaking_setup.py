@@ -1,4 +1,4 @@
-"""Streaking Kittens setup and options (RULES.md §4 "Cards (15)", "Setup"; seed 003
+"""Streaking Kittens setup and options (docs/rules/exploding_kittens.md, Streaking Kittens "Cards (15)", "Setup"; seed 003
 "Voorbereiding", "Snellere variant").
 
 Expected counts are worked out here from the rule text, not from ``ek_env.cards``:
@@ -59,7 +59,7 @@ BASE_DECK = {
     KITTEN: 4, DEFUSE: 6, ATTACK: 4, SKIP: 4, FAVOR: 4, SHUFFLE: 4, FUTURE: 5, NOPE: 5,
     TACO: 4, POTATO: 4, MELON: 4, RAINBOW: 4, BEARD: 4,
 }
-# RULES.md §4: Streaking Kitten 1, Exploding Kitten 1, Catomic Bomb 1, Super Skip 1, See the
+# docs/rules/exploding_kittens.md, Streaking Kittens: Streaking Kitten 1, Exploding Kitten 1, Catomic Bomb 1, Super Skip 1, See the
 # Future 5x 1, Alter the Future 5x 1, Swap Top and Bottom 3, Garbage Collection 1, Mark 3,
 # Curse of the Cat Butt 2.
 EXPANSION = {
@@ -127,7 +127,7 @@ def test_setup_counts(players: int, hand_size: int, fast: bool) -> None:
     assert state.blind == [False] * players
     assert all(not any(row) for row in state.marked)
     assert state.held_kitten == 0
-    assert state.phase == PLAY and state.to_act == state.current
+    assert state.phase == PLAY and state.to_act == state.turn_holder
     assert state.owed == 1 and all(state.alive)
 
 

@@ -1,5 +1,5 @@
 """Turns, drawing, Exploding Kittens, Defuse, elimination and the end of the game
-(RULES.md §3 "Turn", "Exploding Kitten", rewards)."""
+(docs/rules/exploding_kittens.md "Turn", "Exploding Kitten", rewards)."""
 
 from __future__ import annotations
 
@@ -36,22 +36,22 @@ def test_draw_takes_the_top_card_and_ends_the_turn() -> None:
     apply(state, Draw(), rng)
     assert cards(state, 1) == [FAVOR, TACO]
     assert deck_top_first(state) == [BEARD, KITTEN, KITTEN]
-    assert (state.current, state.to_act, state.owed, state.phase) == (2, 2, 1, PLAY)
+    assert (state.turn_holder, state.to_act, state.owed, state.phase) == (2, 2, 1, PLAY)
 
 
 def test_draw_wraps_clockwise_to_seat_zero() -> None:
     state, rng = make([[SKIP], [FAVOR], [NOPE]], [TACO, BEARD, KITTEN, KITTEN], first=2)
     apply(state, Draw(), rng)
-    assert (state.current, state.owed) == (0, 1)
+    assert (state.turn_holder, state.owed) == (0, 1)
 
 
 def test_draw_with_two_owed_turns_settles_one() -> None:
     state, rng = make([[SKIP], [FAVOR]], [TACO, BEARD, KITTEN], first=0, owed=2)
     apply(state, Draw(), rng)
-    assert (state.current, state.owed, state.phase) == (0, 1, PLAY)
+    assert (state.turn_holder, state.owed, state.phase) == (0, 1, PLAY)
     assert state.attacked
     apply(state, Draw(), rng)
-    assert (state.current, state.owed, state.attacked) == (1, 1, False)
+    assert (state.turn_holder, state.owed, state.attacked) == (1, 1, False)
     assert cards(state, 0) == [SKIP, TACO, BEARD]
 
 
@@ -60,18 +60,18 @@ def test_draw_skips_an_exploded_seat() -> None:
     state, rng = make([[SKIP], [FAVOR], [NOPE]], [KITTEN, TACO, BEARD, KITTEN], first=1)
     apply(state, Draw(), rng)
     assert state.alive == [True, False, True]
-    assert state.current == 2
+    assert state.turn_holder == 2
     apply(state, Draw(), rng)
-    assert state.current == 0
+    assert state.turn_holder == 0
     apply(state, Draw(), rng)
-    assert state.current == 2
+    assert state.turn_holder == 2
 
 
 def test_a_player_with_no_cards_still_plays_and_draws() -> None:
     state, rng = make([[], [FAVOR]], [TACO, KITTEN], first=0)
     assert moves(state) == [Draw()]
     apply(state, Draw(), rng)
-    assert cards(state, 0) == [TACO] and state.current == 1
+    assert cards(state, 0) == [TACO] and state.turn_holder == 1
 
 
 # ----------------------------------------------------- kitten with a Defuse
@@ -84,7 +84,7 @@ def test_kitten_with_defuse_is_put_back_at_the_chosen_depth(depth: int) -> None:
     state, rng = make([[DEFUSE, SKIP], [NOPE], [NOPE]], DEFUSE_DECK, first=0)
     apply(state, Draw(), rng)
     # The Defuse is played at once (no choice, no Nope window); the drawer places the kitten.
-    assert state.phase == INSERT and state.to_act == 0 and state.current == 0
+    assert state.phase == INSERT and state.to_act == 0 and state.turn_holder == 0
     assert cards(state, 0) == [SKIP]
     assert state.discard[DEFUSE] == 1
     assert state.held_kitten == 1
@@ -94,7 +94,7 @@ def test_kitten_with_defuse_is_put_back_at_the_chosen_depth(depth: int) -> None:
     assert deck_top_first(state) == rest[:depth] + [KITTEN] + rest[depth:]
     assert state.held_kitten == 0
     # One owed turn settled: the turn passes on.
-    assert (state.current, state.owed, state.phase) == (1, 1, PLAY)
+    assert (state.turn_holder, state.owed, state.phase) == (1, 1, PLAY)
     assert state.alive == [True, True, True]
     # Only the drawer knows where the kitten went.
     assert state.known_deck[0][depth] == KITTEN
@@ -115,14 +115,14 @@ def test_defuse_into_an_empty_deck() -> None:
     apply(state, Draw(), rng)
     assert moves(state) == [Insert(0)]
     apply(state, Insert(0), rng)
-    assert state.deck == [KITTEN] and state.current == 1
+    assert state.deck == [KITTEN] and state.turn_holder == 1
 
 
 def test_defuse_under_an_attack_settles_one_turn() -> None:
     state, rng = make([[DEFUSE, TACO], [NOPE]], [KITTEN, BEARD], first=0, owed=2)
     apply(state, Draw(), rng)
     apply(state, Insert(1), rng)
-    assert (state.current, state.owed, state.phase) == (0, 1, PLAY)
+    assert (state.turn_holder, state.owed, state.phase) == (0, 1, PLAY)
     assert deck_top_first(state) == [BEARD, KITTEN]
 
 
@@ -152,7 +152,7 @@ def test_kitten_without_defuse_eliminates(rule: str) -> None:
         assert expand(state.out_of_play) == gone
         assert expand(state.discard) == [FUTURE]
     assert rules.returns(state) == [-1.0, 0.0, 0.0]
-    assert (state.current, state.owed, state.attacked, state.phase) == (1, 1, False, PLAY)
+    assert (state.turn_holder, state.owed, state.attacked, state.phase) == (1, 1, False, PLAY)
     assert not rules.is_over(state)
     assert deck_top_first(state) == [BEARD, KITTEN]
 
@@ -161,17 +161,17 @@ def test_explosion_with_owed_turns_left_they_vanish() -> None:
     state, rng = make([[SKIP], [FAVOR], [ATTACK]], [KITTEN, BEARD, KITTEN], first=0, owed=3)
     apply(state, Draw(), rng)
     assert state.alive == [False, True, True]
-    assert (state.current, state.owed, state.attacked) == (1, 1, False)
+    assert (state.turn_holder, state.owed, state.attacked) == (1, 1, False)
 
 
 def test_explosion_on_the_second_of_two_turns() -> None:
     state, rng = make([[SKIP], [FAVOR], [ATTACK]], [TACO, KITTEN, BEARD, KITTEN], first=2,
                       owed=2)
     apply(state, Draw(), rng)
-    assert (state.current, state.owed) == (2, 1)
+    assert (state.turn_holder, state.owed) == (2, 1)
     apply(state, Draw(), rng)
     assert state.alive == [True, True, False]
-    assert (state.current, state.owed) == (0, 1)
+    assert (state.turn_holder, state.owed) == (0, 1)
 
 
 def test_the_last_player_standing_wins() -> None:
@@ -204,19 +204,19 @@ def test_playing_cards_then_drawing_in_one_turn() -> None:
     state, rng = make([[FUTURE, SHUFFLE, TACO], [FAVOR]], [TACO, BEARD, KITTEN], first=0)
     apply(state, PlayCard(FUTURE), rng)
     pass_window(state, rng)
-    assert state.current == 0 and state.phase == PLAY
+    assert state.turn_holder == 0 and state.phase == PLAY
     apply(state, PlayCard(SHUFFLE), rng)
     pass_window(state, rng)
-    assert state.current == 0 and state.phase == PLAY and state.owed == 1
+    assert state.turn_holder == 0 and state.phase == PLAY and state.owed == 1
     apply(state, Draw(), rng)
-    assert state.current == 1 and sum(state.hands[0]) == 2
+    assert state.turn_holder == 1 and sum(state.hands[0]) == 2
 
 
 def test_attacked_player_defuses_to_the_top_and_must_draw_it_again() -> None:
     state, rng = make([[DEFUSE], [NOPE]], [KITTEN, TACO], first=0, owed=2)
     apply(state, Draw(), rng)
     apply(state, Insert(0), rng)
-    assert (state.current, state.owed) == (0, 1)
+    assert (state.turn_holder, state.owed) == (0, 1)
     apply(state, Draw(), rng)  # the same kitten, no Defuse left
     assert rules.is_over(state) and state.winner == 1
     assert rules.returns(state) == [-1.0, 1.0]

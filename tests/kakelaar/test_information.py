@@ -1,4 +1,4 @@
-"""What each seat may know (RULES.md §1): pending bids are invisible to every other
+"""What each seat may know (docs/rules/README.md): pending bids are invisible to every other
 seat until all are in; hands are public; observations are seat-relative."""
 
 from __future__ import annotations

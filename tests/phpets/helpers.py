@@ -54,13 +54,13 @@ def make_state(
     rows: Sequence[Sequence[int]] | None = None,
     aside: int | None = None,
     face_up: Sequence[int] | None = None,
-    current: int = 0,
+    to_act: int = 0,
     round_start: int | None = None,
     protected: Iterable[int] = (),
     tokens: Sequence[int] | None = None,
     **options: str,
 ) -> State:
-    """A mid-round position in the play phase of seat ``current``.
+    """A mid-round position in the play phase of seat ``to_act``.
 
     A seat with an empty hand is out of the round. ``deck`` is top first and is
     exactly the draw pile (it may be empty). The set-aside card (and, with two
@@ -95,8 +95,8 @@ def make_state(
     state.protected = [seat in shielded for seat in range(num_players)]
     state.tokens = list(tokens) if tokens is not None else [0] * num_players
     state.token_supply = TOTAL_TOKENS - sum(state.tokens)
-    state.current = current
-    state.round_start = current if round_start is None else round_start
+    state.to_act = to_act
+    state.round_start = to_act if round_start is None else round_start
     state.round_number = 1
     state.known = [0] * num_players
     for seat, hand in enumerate(state.hands):

@@ -68,7 +68,7 @@ OFFSETS = [
 
 @pytest.mark.parametrize(("actor", "name", "move"), OFFSETS)
 def test_action_names_use_seat_offsets_from_the_actor(actor: int, name: str, move: object) -> None:
-    state = make_state([[BOWL]] * 4, current=actor)
+    state = make_state([[BOWL]] * 4, to_act=actor)
     assert encoding.action_to_move(state, ACTION_TABLE.index(name)) == move
 
 

@@ -1,4 +1,4 @@
-"""Each card's effect (RULES.md §2, the card table and "Decisions").
+"""Each card's effect (docs/rules/power_hungry_pets.md, the card table and "Decisions").
 
 Every test deals a stacked round 1 with a scenario: the first player has drawn the
 top of the given deck, so seat 0 holds its scenario card plus ``deck_top[0]``.
@@ -58,7 +58,7 @@ def test_king_cat_played_voluntarily_eliminates_its_player() -> None:
     assert state.in_round == [False, True, True]
     assert sorted(row(state, 0)) == [TRAPPER, KING]
     assert state.hands[0] == []
-    assert state.current == 1 and len(state.hands[1]) == 2
+    assert state.to_act == 1 and len(state.hands[1]) == 2
 
 
 # ---------------------------------------------------------------- Not A Pet!
@@ -108,7 +108,7 @@ def test_not_a_pet(
     apply_all(state, moves, rng)
     assert (hand(state, 0), hand(state, 2)) == expected
     # Seat 1 is never involved; its turn has begun with a draw.
-    assert state.current == 1 and BUNNY in hand(state, 1)
+    assert state.to_act == 1 and BUNNY in hand(state, 1)
     assert state.in_round == [True, True, True]
 
 
@@ -155,7 +155,7 @@ def test_jittery_juggler_redeals_everyone_in_the_round_but_the_protected(seed: i
     before, after = _juggle(seed)
     # The play ended seat 0's turn; seat 2 (next in the round) drew. Undo that draw
     # to look at the state right after the juggle.
-    assert after.current == 2
+    assert after.to_act == 2
     drawn = after.hands[2][-1]
     juggled = [*after.hands[0], *after.hands[2][:-1]]
     deck_after = [*after.deck, drawn]
@@ -207,12 +207,12 @@ def test_grave_digger_keep_or_swap(swap: bool, kept: int, aside_after: int) -> N
                          "deck_top": [TRAPPER], "first_player": 0})
     rules.apply(state, Play(DIGGER), rng)
     # The same player now decides: keep or swap.
-    assert state.phase == GRAVE_DIGGER and state.current == 0
+    assert state.phase == GRAVE_DIGGER and state.to_act == 0
     assert rules.legal_moves(state) == [GraveSwap(False), GraveSwap(True)]
     rules.apply(state, GraveSwap(swap), rng)
     assert hand(state, 0) == [kept]
     assert aside_value(state) == aside_after
-    assert state.phase == PLAY and state.current == 1
+    assert state.phase == PLAY and state.to_act == 1
 
 
 # ------------------------------------------------------------ Snake Sorcerer
@@ -265,7 +265,7 @@ def test_snake_sorcerer_revealing_king_cat_eliminates_without_a_new_card() -> No
     assert row(state, 1) == [KING]
     assert state.hands[1] == []
     # Shell Shield stayed on top: seat 2, next in the round, drew it.
-    assert state.current == 2
+    assert state.to_act == 2
     assert hand(state, 2) == [BOWL, SHIELD]
 
 
@@ -294,7 +294,7 @@ def test_shell_shield_protects_until_the_start_of_your_next_turn() -> None:
     assert legal_targets(state, BUNNY) == {1}
     rules.apply(state, Play(BOWL, 1, KING), rng)
     # Seat 0's turn has started: the protection is over.
-    assert state.current == 0
+    assert state.to_act == 0
     assert state.protected == [False, False, False]
 
 
@@ -364,7 +364,7 @@ def test_mouse_trapper_puts_the_top_card_back_at_the_chosen_depth(
 ) -> None:
     state = make_state([[TRAPPER, SHIELD], [BUNNY]], deck=[SNAKE, DIGGER, JUGGLER])
     rules.apply(state, Play(TRAPPER), np.random.default_rng(0))
-    assert state.phase == MOUSE_TRAPPER and state.current == 0
+    assert state.phase == MOUSE_TRAPPER and state.to_act == 0
     # Depth 0 (top) to 2 (bottom, below the other two cards).
     assert rules.legal_moves(state) == [PlaceCard(0), PlaceCard(1), PlaceCard(2)]
     # The looked-at card is out of the pile while it is placed.
@@ -423,9 +423,9 @@ def test_crystal_bowl_guess(target_card: int, guess: int, eliminated: bool) -> N
     assert state.in_round == [True, not eliminated, True]
     if eliminated:
         assert row(state, 1) == [target_card]
-        assert state.current == 2
+        assert state.to_act == 2
     else:
-        assert row(state, 1) == [] and state.current == 1
+        assert row(state, 1) == [] and state.to_act == 1
 
 
 def test_crystal_bowl_cannot_name_one_but_every_other_value() -> None:
@@ -478,7 +478,7 @@ def test_eliminated_players_hand_goes_face_up_into_their_row() -> None:
     assert row(state, 1) == [DIGGER]
     assert state.hands[1] == [] and not state.in_round[1]
     # Seat 1 sits out: the turn passes to seat 2.
-    assert state.current == 2
+    assert state.to_act == 2
 
 
 def test_round_ends_when_one_player_is_left() -> None:
@@ -504,4 +504,4 @@ def test_after_a_play_the_next_player_draws_and_plays() -> None:
     # Turn: draw the top card, then play one of your two cards.
     state, rng = new(2, {"hands": [SHIELD, SNAKE], "deck_top": [BUNNY, BOWL], "first_player": 0})
     rules.apply(state, Play(SHIELD), rng)
-    assert state.phase == PLAY and state.current == 1 and hand(state, 1) == [BOWL, SNAKE]
+    assert state.phase == PLAY and state.to_act == 1 and hand(state, 1) == [BOWL, SNAKE]

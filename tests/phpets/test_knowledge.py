@@ -1,4 +1,4 @@
-"""What each seat knows (RULES.md §1 applied to §2), read from the observation.
+"""What each seat knows (docs/rules/README.md applied to §2), read from the observation.
 
 Every test plays a stacked round 1 through the env by action name and reads the
 observation fields ``known_hands``, ``known_aside``, ``known_deck`` and

@@ -1,4 +1,4 @@
-"""Rounds, tokens and the match (RULES.md §2): setup, match end, start player,
+"""Rounds, tokens and the match (docs/rules/power_hungry_pets.md): setup, match end, start player,
 rewards, illegal moves and option validation."""
 
 from __future__ import annotations
@@ -9,17 +9,21 @@ import numpy as np
 import pytest
 
 from cardgym.errors import IllegalMoveError, OptionError
+from phpets_env import encoding, rules
 from phpets_env import env as make_env_plain
-from phpets_env import rules
-from phpets_env.cards import NUM_CARDS
+from phpets_env.cards import CARD_NAMES, NUM_CARDS
+from phpets_env.encoding import ACTION_TABLE
 from phpets_env.state import (
+    GRAVE_DIGGER,
     MATCH_OVER,
     MOUSE_TRAPPER,
     NO_CARD,
+    PHASE_NAMES,
     PLAY,
     Config,
     GraveSwap,
     Move,
+    Phase,
     PlaceCard,
     Play,
     State,
@@ -57,7 +61,7 @@ def _check_round_setup(state: State, start: int) -> None:
     assert sorted(places) == list(range(NUM_CARDS))
     assert all(row == [] for row in state.rows)
     assert state.in_round == [True] * n and state.protected == [False] * n
-    assert state.current == start == state.round_start and state.phase == PLAY
+    assert state.to_act == start == state.round_start and state.phase == PLAY
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
@@ -178,7 +182,7 @@ def test_start_player_of_the_next_round(rule: str, round_start: int, next_start:
                                 round_start=round_start, start_player=rule)
     rules.apply(state, Play(TRAPPER), rng)
     assert state.round_winners == (2,)
-    assert state.round_start == next_start == state.current
+    assert state.round_start == next_start == state.to_act
     assert len(state.hands[next_start]) == 2  # the new start player has drawn
 
 
@@ -304,6 +308,28 @@ def test_illegal_move_raises_and_changes_nothing(build: Any, move: Move) -> None
     with pytest.raises(IllegalMoveError, match="not legal"):
         rules.apply(state, move, np.random.default_rng(0))
     assert state == before
+
+
+def test_illegal_move_message_names_the_move_the_seat_and_the_phase() -> None:
+    state = make_state([[BOWL, SHIELD], [BUNNY], [SNAKE]], to_act=0)
+    with pytest.raises(IllegalMoveError) as error:
+        rules.apply(state, GraveSwap(True), np.random.default_rng(0))
+    assert str(error.value) == "GraveSwap(swap=True) is not legal for seat 0 in phase 'play'"
+
+
+def test_legal_moves_are_the_moves_of_the_mask_bits() -> None:
+    # Seat 1 holds Crystal Bowl and Battle Bunny; seat 2 is protected, seat 0 is out.
+    state = make_state([[], [BOWL, BUNNY], [SNAKE], [KING]], to_act=1, protected=[2])
+    actions = encoding.legal_action_indices(state)
+    assert rules.legal_moves(state) == [encoding.action_to_move(state, a) for a in actions]
+    assert {ACTION_TABLE.name(a) for a in actions} == (
+        {f"play:crystal_bowl:+2:{name}" for name in CARD_NAMES if name != "crystal_bowl"}
+        | {"play:battle_bunny:+2"})
+
+
+def test_phases_are_an_int_enum_with_plain_aliases() -> None:
+    assert list(Phase) == [PLAY, GRAVE_DIGGER, MOUSE_TRAPPER, MATCH_OVER] == [0, 1, 2, 3]
+    assert PHASE_NAMES == ("play", "grave_digger", "mouse_trapper", "match_over")
 
 
 def test_env_illegal_or_out_of_bounds_action_raises_and_changes_nothing() -> None:

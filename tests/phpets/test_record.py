@@ -1,4 +1,4 @@
-"""The public record (RULES.md §1: every announced choice and public result is seen).
+"""The public record (docs/rules/README.md: every announced choice and public result is seen).
 
 Each test plays a stacked round 1 through the engine or the env and reads the events
 the engine logged (``state.log``) and the ``recent_moves`` observation field. The

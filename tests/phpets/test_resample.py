@@ -134,7 +134,7 @@ def test_the_sample_follows_the_placed_card_through_both_kinds_of_draw() -> None
     for name in ("play:mouse_trapper", "mouse_trapper:depth=2", "play:snake_sorcerer:+1"):
         step_name(game, name)
     state = game.game_state
-    assert state.current == 2 and state.trapped[0] == 1 << state.hands[2][1]
+    assert state.to_act == 2 and state.trapped[0] == 1 << state.hands[2][1]
     places = set()
     for k in range(200):
         sample = rules.resample_hidden(state, 3, np.random.default_rng(k))

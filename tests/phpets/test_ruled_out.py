@@ -1,4 +1,4 @@
-"""Negative knowledge from public events: the ``ruled_out`` field (RULES.md §1).
+"""Negative knowledge from public events: the ``ruled_out`` field (docs/rules/README.md).
 
 What the table sees implies what a seat does *not* hold: a missed Crystal Bowl, the
 result of a Battle Bunny, a Not A Pet! without a swap. Every seat's observation holds
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from phpets_env import rules
+from phpets_env import flow, rules
 from phpets_env.cards import NUM_VALUES
 from phpets_env.state import Play
 from tests.phpets.helpers import (
@@ -105,5 +105,5 @@ def test_ruled_out_is_what_every_seat_sees_and_is_cleared_each_round() -> None:
     step_name(game, "play:crystal_bowl:+2:royal_robovac")
     assert ruled_out(game, 0, 2) == ruled_out(game, 1, 2) == [ROBOVAC]
     state = game.game_state
-    rules._start_round(state, 0, np.random.default_rng(0))
+    flow.start_round(state, 0, np.random.default_rng(0))
     assert state.ruled_out == [0, 0, 0]

@@ -10,6 +10,8 @@ import pytest
 from cardgym.errors import ScenarioError
 from phpets_env import env as make_plain_env
 from phpets_env.cards import NUM_CARDS, Card
+from phpets_env.scenario import apply_scenario
+from phpets_env.state import Config, State
 from tests.phpets.helpers import (
     BOWL,
     BUNNY,
@@ -39,7 +41,7 @@ FULL_DECK_2P = [SNAKE, BOWL, TRAPPER, BUNNY, SHIELD, BOWL, DIGGER, BOWL, TRAPPER
 def test_full_scenario_places_every_card() -> None:
     state, _ = new(2, {"hands": [KING, ROBOVAC], "set_aside": HERMIT,
                        "face_up": [NOT_A_PET, JUGGLER], "deck": FULL_DECK_2P, "first_player": 1})
-    assert state.round_start == 1 == state.current
+    assert state.round_start == 1 == state.to_act
     assert hand(state, 0) == [KING]
     assert hand(state, 1) == [ROBOVAC, FULL_DECK_2P[0]]  # seat 1 drew the top card
     assert deck_top_first(state) == FULL_DECK_2P[1:]
@@ -112,6 +114,16 @@ def test_bad_scenario_raises_a_helpful_error(
 ) -> None:
     with pytest.raises(ScenarioError, match=message):
         new(num_players, scenario)
+
+
+def test_a_scenario_is_checked_whole_before_anything_is_dealt() -> None:
+    state, rng = State(Config(num_players=3)), np.random.default_rng(0)
+    before = state.clone()
+    # The hands are fine; the tokens, checked last, are not.
+    with pytest.raises(ScenarioError, match="tokens must list 3 counts"):
+        apply_scenario(state, {"hands": [KING, BOWL, BOWL], "tokens": [9, 0, 0]}, rng)
+    assert state == before
+    assert rng.random() == np.random.default_rng(0).random()  # no randomness drawn
 
 
 def test_failed_env_reset_raises_and_a_good_reset_still_works() -> None:

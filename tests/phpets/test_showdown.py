@@ -1,4 +1,4 @@
-"""The showdown when the draw pile is empty (RULES.md §2 "Round end", "Decisions").
+"""The showdown when the draw pile is empty (docs/rules/power_hungry_pets.md "Round end", "Decisions").
 
 Each case is the last turn of a round: seat 0 plays a Mouse Trapper on the empty
 pile (no effect), the next player cannot draw, and the players still in compare
@@ -99,7 +99,7 @@ def test_showdown_comes_when_the_player_to_move_cannot_draw() -> None:
     state = make_state([[BOWL, SHIELD], [BUNNY]], deck=[SNAKE])
     rng = np.random.default_rng(0)
     rules.apply(state, Play(SHIELD), rng)
-    assert state.current == 1 and hand(state, 1) == [BUNNY, SNAKE] and state.deck == []
+    assert state.to_act == 1 and hand(state, 1) == [BUNNY, SNAKE] and state.deck == []
     assert state.round_number == 1
     rules.apply(state, Play(BUNNY, None), rng)  # seat 0 is protected: no effect
     # Showdown: seat 0 holds Crystal Bowl (1), seat 1 Snake Sorcerer (5).

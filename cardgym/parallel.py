@@ -1,0 +1,338 @@
+"""The parallel base class for games whose seats decide simultaneously.
+
+A game whose stages are commits hidden until the stage resolves can be played as a
+PettingZoo ``ParallelEnv``: one step per stage, in which every live agent sends an
+action, the seats with a decision their choice and the others the single legal
+move that stands for "nothing to decide". A subclass says what that means for its
+game through two hooks (:meth:`CardGameParallelEnv._stage_mask` and
+:meth:`CardGameParallelEnv._play_stage`); this class reads the rest of the game
+through its contract (:class:`cardgym.game.Game`) and does the PettingZoo
+bookkeeping: cached spaces, Gymnasium seeding semantics, the checks of every
+agent's action, rewards at the end, rendering with the narration of the last step.
+
+Guarantees:
+
+- ``step`` and ``render`` before ``reset``, or ``step`` after the game ended, raise
+  :class:`~cardgym.errors.OrderError`.
+- A step must name an action for every live agent; a non-integer action raises
+  :class:`~cardgym.errors.IllegalMoveError`. Actions outside an agent's mask raise
+  it too, naming each offender and its legal choices, and change nothing; with
+  ``illegal_action="lose"`` the offenders instead get -1, the others 0, and the
+  game ends.
+- A scenario that fails validation leaves the env as it was, generator included.
+- With ``render_mode="human"``, ``reset()`` and ``step()`` print the table.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from numpy.typing import NDArray
+from pettingzoo import ParallelEnv
+
+from cardgym.aec import scenario_of
+from cardgym.errors import IllegalMoveError, OptionError, OrderError
+from cardgym.game import Game, Layout
+from cardgym.record import TABLE, events_as_seen_by
+
+__all__ = ["CardGameParallelEnv", "Observation", "StepResult"]
+
+StateT = TypeVar("StateT")
+
+Observation = dict[str, NDArray[Any]]
+StepResult = tuple[dict[str, Observation], dict[str, float], dict[str, bool], dict[str, bool],
+                   dict[str, dict[str, Any]]]
+
+
+class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-arg]
+    """Shared parallel machinery over a card-game engine.
+
+    A subclass sets the class attributes ``game`` (the game's
+    :class:`~cardgym.game.Game`) and ``metadata``, sets ``self.config`` (the game's
+    checked rule options) before calling ``__init__``, and fills in the hooks
+    :meth:`_stage_mask` and :meth:`_play_stage`.
+
+    Args:
+        num_players: seats at the table; agents are ``player_0`` .. ``player_{n-1}``.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"``
+            (``render()`` prints it).
+        render_seat: whose view ``render()`` shows: a seat number, ``None`` for the
+            seat whose commit is next (the AEC env's agent to act), or ``"full"`` for
+            everything, hidden cards included.
+        illegal_action: ``"raise"`` (default) raises :class:`IllegalMoveError`;
+            ``"lose"`` ends the game with -1 for the offenders and 0 for the others.
+    """
+
+    game: ClassVar[Game]
+    config: Any
+    layout: Layout
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"], "is_parallelizable": True
+    }
+
+    def __init__(
+        self,
+        num_players: int,
+        render_mode: str | None = None,
+        render_seat: int | str | None = None,
+        illegal_action: str = "raise",
+    ) -> None:
+        _check_options(self.metadata["render_modes"], num_players, render_mode, render_seat,
+                       illegal_action)
+        self.layout = self.game.layout(self.config)
+        self.num_players = num_players
+        self.render_mode = render_mode
+        self.render_seat = render_seat
+        self.illegal_action = illegal_action
+        self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
+        self.agents: list[str] = []
+        num_actions = self.layout.num_actions
+        self._num_actions = num_actions
+        self._observation_spaces = {
+            agent: spaces.Dict({
+                "observation": self.layout.observation_spec.box(),
+                "action_mask": spaces.Box(0, 1, (num_actions,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self._action_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Discrete(num_actions) for agent in self.possible_agents
+        }
+        self.game_state: StateT | None = None
+        self._np_random: np.random.Generator | None = None
+        self._masks: list[int] = [0] * num_players
+        self._penalties: list[float] = [0.0] * num_players
+        # Index in the record of the first event of the last step (narrated by render()).
+        self._step_start = 0
+
+    # ------------------------------------------------------------------ hooks
+
+    def _stage_mask(self, seat: int) -> int:
+        """``seat``'s legal actions in this step as a bit mask: its decision if it has
+        one, else the single action that stands for nothing to decide."""
+        raise NotImplementedError
+
+    def _play_stage(self, chosen: list[int]) -> None:
+        """Commit ``chosen[seat]`` of every seat with a decision, in the game's order,
+        until the stage resolves."""
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------- spaces
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_spaces[agent]
+
+    def action_name(self, action: int) -> str:
+        """Readable name of an action index."""
+        return self.layout.action_table.name(action)
+
+    def action_index(self, name: str) -> int:
+        """Action index of a readable name."""
+        return self.layout.action_table.index(name)
+
+    # -------------------------------------------------------------------- API
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        """Start a new game; ``options={"scenario": {...}}`` as in the AEC env (unknown
+        keys are ignored with a one-line warning). With ``render_mode="human"`` the new
+        table is printed (as after each ``step``).
+
+        Raises:
+            OptionError: ``options`` is not a dict (nothing changes).
+            ScenarioError: the scenario fails validation (nothing changes, the
+                generator included).
+        """
+        scenario = scenario_of(options, self.metadata["name"])
+        if seed is not None or self._np_random is None:
+            rng, _ = seeding.np_random(seed)
+        else:
+            rng = self._np_random
+        # A scenario that fails validation leaves the env as it was, generator included.
+        saved = rng.bit_generator.state if scenario is not None else None
+        try:
+            state = self.game.new_game(self.config, rng, scenario)
+        except Exception:
+            if saved is not None:
+                rng.bit_generator.state = saved
+            raise
+        self._np_random = rng
+        self.game_state = state
+        self._step_start = 0
+        self.agents = self.possible_agents[:]
+        result: tuple[dict[str, Observation], dict[str, dict[str, Any]]] = (
+            self._observations(), {agent: {} for agent in self.agents})
+        if self.render_mode == "human":
+            self.render()
+        return result
+
+    def step(self, actions: dict[str, Any]) -> StepResult:
+        """Every live agent's action for the current stage; returns observations,
+        rewards, terminations, truncations and infos of the agents live before it.
+        With ``render_mode="human"`` the table is printed afterwards, the finishing
+        step included."""
+        result = self._step(actions)
+        if self.render_mode == "human":
+            self.render()
+        return result
+
+    def _step(self, actions: dict[str, Any]) -> StepResult:
+        state = self.game_state
+        if state is None:
+            raise OrderError("step() called before reset(); call env.reset() first")
+        if not self.agents:
+            raise OrderError("step() called after the game ended; call reset()")
+        chosen = self._check(actions)
+        agents = self.agents
+        if chosen is None:  # illegal_action="lose": the offenders lose, the game ends
+            return self._finish(agents, [float(r) for r in self._penalties])
+        self._step_start = len(self.game.log(state))
+        self._play_stage(chosen)
+        if self.game.is_over(state):
+            return self._finish(agents, self.game.returns(state))
+        observations = self._observations()
+        return (observations, {a: 0.0 for a in agents}, {a: False for a in agents},
+                {a: False for a in agents}, {a: {} for a in agents})
+
+    def render(self) -> str | None:
+        """The table as ``render_seat`` sees it, then what happened in the last step, as
+        that seat saw it: returned as text with ``render_mode="ansi"``, printed with
+        ``render_mode="human"`` (which ``reset`` and ``step`` do by themselves).
+
+        ``render_seat``: a seat; ``None`` (default) for the seat whose commit is next
+        (the AEC env's agent to act); ``"full"`` for everything, hidden cards included.
+        """
+        if self.render_mode is None:
+            warnings.warn("render() called without a render_mode; pass render_mode='ansi' "
+                          "or 'human'", stacklevel=2)
+            return None
+        if self.game_state is None:
+            raise OrderError("render() called before reset(); call env.reset() first")
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # ---------------------------------------------------------------- helpers
+
+    def _render_text(self) -> str:
+        state = self.game_state
+        game = self.game
+        log = game.log(state)
+        seat = self.render_seat
+        if seat == "full":
+            text = game.render(state, None)
+            lines = [game.describe_event(event, TABLE, self.num_players)
+                     for event in log[self._step_start:]]
+        else:
+            seat = game.to_act(state) if seat is None else int(seat)
+            text = game.render(state, seat)
+            lines = [game.describe_event(event, seat, self.num_players)
+                     for event in events_as_seen_by(log, seat, self._step_start)]
+        if lines:
+            text = "\n".join([text, "In the last step:", *(f"  {line}" for line in lines)])
+        return text
+
+    def _observe(self, seat: int) -> NDArray[np.float32]:
+        return self.layout.encode(self.game.player_view(self.game_state, seat))
+
+    def _observations(self) -> dict[str, Observation]:
+        over = self.game.is_over(self.game_state)
+        out: dict[str, Observation] = {}
+        for seat, agent in enumerate(self.possible_agents):
+            if agent not in self.agents:
+                continue
+            mask = 0 if over else self._stage_mask(seat)
+            self._masks[seat] = mask
+            out[agent] = {
+                "observation": self._observe(seat),
+                "action_mask": np.array([mask >> i & 1 for i in range(self._num_actions)],
+                                        dtype=np.int8),
+            }
+        return out
+
+    def _check(self, actions: dict[str, Any]) -> list[int] | None:
+        """Every live agent's action as an int, by seat; ``None`` if some were illegal
+        and ``illegal_action="lose"`` (then ``self._penalties`` holds the rewards)."""
+        missing = [agent for agent in self.agents if agent not in actions]
+        if missing:
+            raise IllegalMoveError(f"every live agent acts in each step; no action for {missing}")
+        chosen = [0] * self.num_players
+        offenders = []
+        for seat, agent in enumerate(self.possible_agents):
+            if agent not in self.agents:
+                continue
+            action = self._coerce(agent, actions[agent])
+            if not 0 <= action < self._num_actions or not self._masks[seat] >> action & 1:
+                offenders.append((agent, action))
+            chosen[seat] = action
+        if not offenders:
+            return chosen
+        message = "; ".join(self._offence(agent, action) for agent, action in offenders)
+        if self.illegal_action == "raise":
+            raise IllegalMoveError(message)
+        warnings.warn(f"{message}; the game ends with -1 for the offenders", stacklevel=4)
+        names = {agent for agent, _ in offenders}
+        self._penalties = [-1.0 if a in names else 0.0 for a in self.possible_agents]
+        return None
+
+    def _coerce(self, agent: str, action: Any) -> int:
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action.item()
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalMoveError(f"{agent}: action must be an integer in "
+                                   f"0..{self._num_actions - 1}, got {action!r}")
+        return int(action)
+
+    def _offence(self, agent: str, action: int) -> str:
+        names = self.layout.action_table.names
+        mask = self._masks[self.possible_agents.index(agent)]
+        return (f"{agent}: action {action} "
+                + (f"({names[action]}) " if 0 <= action < self._num_actions else "")
+                + "is not legal now; legal: "
+                + ", ".join(names[i] for i in range(self._num_actions) if mask >> i & 1))
+
+    def _finish(self, agents: list[str], rewards: Sequence[float]) -> StepResult:
+        seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        observations: dict[str, Observation] = {}
+        for agent in agents:
+            observations[agent] = {
+                "observation": self._observe(seat_of[agent]),
+                "action_mask": np.zeros(self._num_actions, dtype=np.int8),
+            }
+        result: StepResult = (observations, {a: float(rewards[seat_of[a]]) for a in agents},
+                              {a: True for a in agents}, {a: False for a in agents},
+                              {a: {} for a in agents})
+        self.agents = []
+        return result
+
+
+def _check_options(render_modes: list[str], num_players: int, render_mode: str | None,
+                   render_seat: int | str | None, illegal_action: str) -> None:
+    """Raise :class:`OptionError` naming a bad env option and what is allowed."""
+    if render_mode is not None and render_mode not in render_modes:
+        raise OptionError(f"render_mode={render_mode!r} is not supported; "
+                          f"allowed: None, {', '.join(map(repr, render_modes))}")
+    if illegal_action not in ("raise", "lose"):
+        raise OptionError(
+            f"illegal_action={illegal_action!r} is not allowed; allowed: 'raise', 'lose'"
+        )
+    if not (render_seat is None or render_seat == "full" or (
+        isinstance(render_seat, int) and 0 <= render_seat < num_players
+    )):
+        raise OptionError(f"render_seat={render_seat!r} is not allowed; allowed: None (the "
+                          f"seat whose commit is next), 'full' (everything), or a seat "
+                          f"0..{num_players - 1}")

@@ -1,0 +1,81 @@
+"""Setting up the table (docs/rules/exploding_kittens.md-§4): the shuffle and deal of a new game, or the
+position a scenario describes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ek_env.cards import DEFUSE, KITTEN, composition, deck_defuses, deck_kittens
+from ek_env.scenario import Position, parse_scenario
+from ek_env.state import Config, State
+
+
+def new_game(config: Config, rng: np.random.Generator,
+             scenario: Mapping[str, Any] | None = None) -> State:
+    """Set up a game (docs/rules/exploding_kittens.md), or the position a scenario describes
+    (:mod:`ek_env.scenario`).
+
+    Raises:
+        ScenarioError: the scenario is not one the game can be in.
+    """
+    if scenario is not None:
+        return place(config, rng, parse_scenario(config, scenario))
+    return deal(config, rng)
+
+
+def deal(config: Config, rng: np.random.Generator) -> State:
+    """Shuffle and deal: each hand gets ``hand_size`` cards and a Defuse; the kittens
+    and leftover Defuses go into the draw pile; the first player is drawn at random."""
+    n = config.num_players
+    streaking = config.streaking
+    counts = composition(n, streaking)
+    state = State(config)
+    others = [card for card in range(config.num_kinds) if card not in (KITTEN, DEFUSE)
+              for _ in range(counts[card])]
+    rng.shuffle(others)
+    for seat in range(n):
+        hand = state.hands[seat]
+        for _ in range(config.hand_size):
+            hand[others.pop()] += 1
+        hand[DEFUSE] += 1
+    state.count_sizes()
+    if config.fast:  # a third of the undealt cards go back to the box unseen
+        for _ in range(len(others) // 3):
+            state.box[others.pop()] += 1
+    kittens = deck_kittens(n, streaking)
+    extra_defuses = deck_defuses(n, config.deck_defuses, streaking)
+    deck = others + [KITTEN] * kittens + [DEFUSE] * extra_defuses
+    rng.shuffle(deck)
+    state.deck = deck
+    state.box[KITTEN] = counts[KITTEN] - kittens
+    state.box[DEFUSE] = counts[DEFUSE] - n - extra_defuses
+    first = int(rng.integers(n))
+    state.turn_holder = state.to_act = first
+    return state
+
+
+def place(config: Config, rng: np.random.Generator, position: Position) -> State:
+    """The state of a checked scenario (the generator draws the first player only,
+    when the scenario names none)."""
+    state = State(config)
+    for seat, hand in enumerate(position.hands):
+        for card in hand:
+            state.hands[seat][card] += 1
+    state.deck = position.deck[::-1]  # top card last
+    for card in position.discard:
+        state.discard[card] += 1
+    state.box = position.box[:]
+    for seat in position.blind:
+        state.blind[seat] = True
+    state.marked = [bytearray(marks) for marks in position.marked]
+    state.marks_total = sum(map(sum, position.marked))
+    state.count_sizes()
+    first = position.first_player
+    state.turn_holder = state.to_act = first if first is not None else int(
+        rng.integers(config.num_players))
+    state.owed = position.owed_turns
+    state.attacked = position.attacked
+    return state
