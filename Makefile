@@ -24,15 +24,20 @@ $(VENV)/bin/python:
 
 # PyTorch goes in first from TORCH_SPEC, so that the train extra finds it satisfied
 # and does not pull another build.
-$(VENV)/.installed: $(VENV)/bin/python pyproject.toml
+# Games in examples/ (each its own distribution, registered through the
+# cardgym.games entry point) go in beside it, so that the tests cover them too.
+EXAMPLES := $(dir $(wildcard examples/*/pyproject.toml))
+
+$(VENV)/.installed: $(VENV)/bin/python pyproject.toml $(addsuffix pyproject.toml,$(EXAMPLES))
 	$(PIP) install --quiet "$(TORCH_SPEC)"
 	$(PIP) install --quiet -e ".[dev,bench,train,notebooks,rllib]"
+	$(if $(EXAMPLES),$(PIP) install --quiet --no-deps $(addprefix -e ,$(EXAMPLES)))
 	touch $@
 
 venv install install-train: $(VENV)/.installed
 
 demo: $(VENV)/.installed
-	$(PY) -m cardgym demo --overwrite
+	$(PY) -m cardgym_cli demo --overwrite
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .
@@ -44,13 +49,13 @@ test: $(VENV)/.installed lint typecheck
 	$(PY) -m pytest -n 2 -q
 
 bench: $(VENV)/.installed
-	$(PY) -m cardgym bench
+	$(PY) -m cardgym_cli bench
 
 # The tables under benchmarks/results/, the arena results in the model cards, and
 # the README's tables between their markers.
 tables: $(VENV)/.installed
-	$(PY) -m cardgym bench --seconds 1 --rounds 3 --output benchmarks/results
-	$(PY) -m cardgym arena --games 400 --output benchmarks/results --update-cards --write-readme
+	$(PY) -m cardgym_cli bench --seconds 1 --rounds 3 --output benchmarks/results
+	$(PY) -m cardgym_cli arena --games 400 --output benchmarks/results --update-cards --write-readme
 
 baselines: $(VENV)/.installed
 	$(PY) benchmarks/train_baselines.py

@@ -1,7 +1,7 @@
 """The baseline models shipped in ``models/``: where they are and which exist.
 
-One MaskablePPO model per game at its two benchmark table sizes (2 and 4 players;
-2 and 5 for Karel Kakelaar), trained from a fixed seed by
+One MaskablePPO model per game at each table size its contract lists in
+``baseline_players``, trained from a fixed seed by
 ``benchmarks/train_baselines.py`` and saved in ``models/GAME-Np/``: the policy file
 ``model.safetensors`` (:mod:`agents.policy_file`), the SB3 zip ``model.zip`` and the
 model card ``model.json``. The agent spec ``baseline`` plays the policy file for the
@@ -18,18 +18,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cardgym.registration import GameEntry, find_game, short_name
+from cardgym.registration import Game, find_game, games, short_name
 
-__all__ = ["BASELINE_PLAYERS", "baseline_path", "baseline_policy_path", "baseline_settings",
+__all__ = ["baseline_path", "baseline_policy_path", "baseline_settings",
            "models_dir"]
-
-#: The table sizes with a shipped baseline model (and the arena's default sizes).
-BASELINE_PLAYERS: dict[str, tuple[int, ...]] = {
-    "power_hungry_pets": (2, 4),
-    "exploding_kittens": (2, 4),
-    "karel_kakelaar": (2, 5),
-}
-
 
 def models_dir() -> Path:
     """The folder of the shipped models: ``$CARDGYM_MODELS`` or ``models/`` of the clone."""
@@ -39,19 +31,19 @@ def models_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "models"
 
 
-def baseline_settings() -> list[tuple[GameEntry, int]]:
-    """Every (game, player count) with a baseline model, in registry order."""
-    return [(find_game(name), count) for name, counts in BASELINE_PLAYERS.items()
-            for count in counts]
+def baseline_settings() -> list[tuple[Game, int]]:
+    """Every (game, player count) with a baseline model (the games'
+    ``baseline_players``, also the arena's default sizes), in registry order."""
+    return [(game, count) for game in games() for count in game.baseline_players]
 
 
-def baseline_path(game: GameEntry | str, num_players: int) -> Path:
+def baseline_path(game: Game | str, num_players: int) -> Path:
     """``models/GAME-Np/model.zip``, the SB3 file (it may not exist: see
     :func:`baseline_settings`); its card ``model.json`` is the baseline's card."""
-    entry = game if isinstance(game, GameEntry) else find_game(game)
+    entry = game if isinstance(game, Game) else find_game(game)
     return models_dir() / f"{short_name(entry.env_id)}-{num_players}p" / "model.zip"
 
 
-def baseline_policy_path(game: GameEntry | str, num_players: int) -> Path:
+def baseline_policy_path(game: Game | str, num_players: int) -> Path:
     """``models/GAME-Np/model.safetensors``, the policy file ``baseline`` plays."""
     return baseline_path(game, num_players).with_suffix(".safetensors")

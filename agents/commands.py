@@ -15,24 +15,30 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from agents.rllib import commands as rllib_commands
-from agents.single_agent import SELF
-from agents.train import MODEL_FILES, TrainArgs
-from cardgym.cli import (
-    UsageError,
+from agents.arguments import (
     add_option_argument,
-    add_progress_argument,
     add_trust_argument,
     check_specs,
     checked_table,
+    run_name,
+    trusted_specs,
+)
+from agents.evaluate import evaluate
+from agents.model_card import read_card
+from agents.policy_file import convert_model
+from agents.rllib import commands as rllib_commands
+from agents.runs import check_run_folder
+from agents.single_agent import SELF
+from agents.train import MODEL_FILES, TrainArgs, train
+from cardgym.arguments import (
+    UsageError,
+    add_progress_argument,
     discount,
     game_name,
     non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
-    run_name,
-    trusted_specs,
 )
 from cardgym.progress import Progress
 from cardgym.registration import GAMES, find_game, short_name
@@ -131,16 +137,6 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
     return settings
 
 
-def check_run_folder(run_dir: Path, names: tuple[str, ...], overwrite: bool) -> None:
-    """Raise :class:`UsageError` if ``run_dir`` holds an earlier run and not ``overwrite``."""
-    from agents.train import refuse_overwrite
-
-    try:
-        refuse_overwrite(run_dir, names, overwrite)
-    except FileExistsError as error:
-        raise UsageError(str(error)) from None
-
-
 def run_train(args: argparse.Namespace, out: TextIO) -> int:
     trust = getattr(args, "trust_pickle", False)
     args.opponents = trusted_specs(args.opponents, trust)
@@ -149,9 +145,6 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         return rllib_commands.run_rllib_train(args, out)
     rllib_commands.reject_rllib_arguments(args)
     _require_train_extra()
-    from agents.sb3 import read_card
-    from agents.train import train
-
     settings = train_args(args)
     print(f"train: {short_name(settings.game)}, {settings.players} players, "
           f"{settings.timesteps} steps against {' '.join(settings.opponents)} -> "
@@ -189,9 +182,6 @@ def configure_demo(parser: argparse.ArgumentParser) -> None:
 def run_demo(args: argparse.Namespace, out: TextIO) -> int:
     _require_train_extra()
     import torch
-
-    from agents.evaluate import evaluate
-    from agents.train import train
 
     settings = TrainArgs(game=DEMO_GAME, players=2, timesteps=args.timesteps,
                          seed=args.seed, output=args.output, run_name="demo",
@@ -256,8 +246,6 @@ def configure_convert(parser: argparse.ArgumentParser) -> None:
 
 def run_convert(args: argparse.Namespace, out: TextIO) -> int:
     _require_train_extra()
-    from agents.policy_file import convert_model
-
     try:
         path = convert_model(args.path, trust_pickle=args.trust_pickle, game=args.game,
                              num_players=args.players, overwrite=args.overwrite)

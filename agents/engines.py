@@ -1,4 +1,5 @@
-"""Search-facing adapters over the game engines: one :class:`Engine` per game.
+"""The search-facing adapter over any game's engine, read through its contract
+(:class:`cardgym.game.Game`).
 
 A search agent (:mod:`agents.ismcts`) plays many simulated games per move. It needs
 a handful of cheap operations on the engine's own state, in the action indices of
@@ -6,11 +7,11 @@ the environment's ``Discrete`` space:
 
 - ``clone(state)``, ``to_act(state)``, ``is_over(state)``;
 - ``legal_mask(state)``: the legal actions of the seat to act as a bit mask (bit
-  ``i``: action ``i``), the game's ``encoding.legal_action_mask``;
+  ``i``: action ``i``), the layout's ``legal_mask``;
 - ``legal_actions(state)``: the same as a tuple of indices (cached per mask);
-- ``apply(state, action, rng)``: the game's ``encoding.apply_action``, the same fast
+- ``apply(state, action, rng)``: the layout's ``apply``, the same fast
   path the environment steps through (no legality check);
-- ``returns(state)``: the game's ``rules.returns``, one value per seat;
+- ``returns(state)``: the game's ``returns``, one value per seat;
 - ``resample(state, seat, rng)``: the game's ``resample_hidden``: a full state
   consistent with what ``seat`` knows;
 - ``observe(state, seat)``: the observation vector of ``seat`` (the env's encoder
@@ -25,7 +26,7 @@ the environment's ``Discrete`` space:
   (``None`` for games whose hands are public).
 
 ``engine_for(game, num_players, options)`` builds the adapter (the options are
-checked by the environment's own constructor); ``engine_of_env(env)`` gives the one
+checked by the game's ``Config``); ``engine_of_env(env)`` gives the one
 that matches a live environment. Nothing here is used by the environments
 themselves.
 """
@@ -33,14 +34,14 @@ themselves.
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from cardgym.registration import GameEntry, find_game
+from cardgym.game import Game
+from cardgym.registration import find_game
 
 __all__ = ["Engine", "engine_for", "engine_of_env", "match_win_chances"]
 
@@ -74,40 +75,34 @@ class Engine:
             game has no private hands.
     """
 
-    def __init__(self, game: GameEntry, num_players: int, config: Any, num_actions: int,
-                 *, new_game: Callable[[Any, np.random.Generator], Any],
-                 to_act: Callable[[Any], int], legal_mask: Callable[[Any], int],
-                 apply: Callable[[Any, int, np.random.Generator], None],
-                 is_over: Callable[[Any], bool], returns: Callable[[Any], list[float]],
-                 resample: Callable[[Any, int, np.random.Generator], Any],
-                 observe: Callable[[Any, int], NDArray[np.float32]],
-                 reward_bounds: tuple[float, float] = (-1.0, 1.0),
-                 round_of: Callable[[Any], int] | None = None,
-                 round_value: Callable[[Any], list[float]] | None = None,
-                 hidden_move: Callable[[Any, int], bool] | None = None,
-                 private_key: Callable[[Any, int], Any] | None = None) -> None:
+    def __init__(self, game: Game, num_players: int, config: Any) -> None:
         self.game = game
         self.num_players = num_players
         self.config = config
-        self.num_actions = num_actions
-        self._new_game = new_game
-        self.to_act = to_act
-        self.legal_mask = legal_mask
-        self.apply = apply
-        self.is_over = is_over
-        self.returns = returns
-        self.resample = resample
-        self.observe = observe
-        self.reward_bounds = reward_bounds
-        self.round_of = round_of
-        self.round_value = round_value
-        self.hidden_move = hidden_move
-        self.private_key = private_key
+        layout = game.layout(config)
+        self.num_actions = layout.num_actions
+        self.to_act = game.to_act
+        self.legal_mask = layout.legal_mask
+        self.apply = layout.apply
+        self.is_over = game.is_over
+        self.returns = game.returns
+        self.resample = game.resample_hidden
+        player_view, encode = game.player_view, layout.encode
+        self.observe: Callable[[Any, int], NDArray[np.float32]] = (
+            lambda state, seat: encode(player_view(state, seat)))
+        self.reward_bounds = game.reward_bounds(config)
+        self.round_of: Callable[[Any], int] | None = None
+        self.round_value: Callable[[Any], list[float]] | None = None
+        if game.rounds is not None:
+            self.round_of = game.rounds.round_of
+            self.round_value = _round_value(game, config, self.reward_bounds)
+        self.hidden_move = game.hidden_move
+        self.private_key = game.private_key
         self._indices: dict[int, tuple[int, ...]] = {}
 
     def new_game(self, rng: np.random.Generator) -> Any:
         """A new game (match) dealt from ``rng``."""
-        return self._new_game(self.config, rng)
+        return self.game.new_game(self.config, rng)
 
     @staticmethod
     def clone(state: Any) -> Any:
@@ -149,14 +144,31 @@ class Engine:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as the recipe (the operations are closures): for worker processes.
-        return _rebuild, (self.game.module, self.num_players, self.config)
+        return _rebuild, (self.game.name, self.num_players, self.config)
 
     def __repr__(self) -> str:
-        return f"Engine({self.game.module}, {self.num_players} players)"
+        return f"Engine({self.game.name}, {self.num_players} players)"
 
 
-def _rebuild(module: str, num_players: int, config: Any) -> Engine:
-    return _BUILDERS[module](find_game(module), num_players, config)
+def _rebuild(name: str, num_players: int, config: Any) -> Engine:
+    return Engine(find_game(name), num_players, config)
+
+
+def _round_value(game: Game, config: Any,
+                 bounds: tuple[float, float]) -> Callable[[Any], list[float]] | None:
+    """The expected returns of a match between rounds (see :func:`match_win_chances`),
+    mapped onto the reward bounds (a match won gives the top, lost the bottom)."""
+    rounds = game.rounds
+    assert rounds is not None
+    target = rounds.tokens_to_win(config)
+    if target is None:
+        return None
+    tokens, (low, high) = rounds.tokens, bounds
+
+    def value(state: Any) -> list[float]:
+        return [low + (high - low) * p for p in match_win_chances(tuple(tokens(state)), target)]
+
+    return value
 
 
 # ------------------------------------------------------------------ the games
@@ -188,107 +200,22 @@ def _chances(tokens: tuple[int, ...], target: int) -> tuple[float, ...]:
     return tuple(total)
 
 
-def _phpets(game: GameEntry, num_players: int, config: Any) -> Engine:
-    from phpets_env import rules
-    from phpets_env.cards import CARD_VALUES
-    from phpets_env.encoding import NUM_ACTIONS, apply_action, encode, legal_action_mask
-    from phpets_env.state import MATCH_OVER, MOUSE_TRAPPER
-    from phpets_env.view import PlayerView
-
-    target = config.tokens_to_win
-    values = CARD_VALUES
-
-    def round_value(state: Any) -> list[float]:
-        # Match rewards are +1 for a win, -1 otherwise: the expectation is 2p - 1.
-        return [2.0 * p - 1.0 for p in match_win_chances(tuple(state.tokens), target)]
-
-    return Engine(
-        game, num_players, config, NUM_ACTIONS, new_game=rules.new_game,
-        to_act=lambda state: state.current, legal_mask=legal_action_mask, apply=apply_action,
-        is_over=lambda state: state.phase == MATCH_OVER, returns=rules.returns,
-        resample=rules.resample_hidden,
-        observe=lambda state, seat: encode(PlayerView(state, seat)),
-        round_of=lambda state: state.round_number,
-        round_value=round_value if config.reward == "match" else None,
-        # Where Mouse Trapper puts the card back is private.
-        hidden_move=lambda state, action: state.phase == MOUSE_TRAPPER,
-        private_key=lambda state, seat: tuple(sorted(values[card] for card in state.hands[seat])),
-    )
-
-
-def _ek(game: GameEntry, num_players: int, config: Any) -> Engine:
-    from ek_env import rules
-    from ek_env.encoding import layout
-    from ek_env.state import ALTER, GAME_OVER, GARBAGE, INSERT
-    from ek_env.view import PlayerView
-
-    lay = layout(config)  # base game or Streaking Kittens
-    return Engine(
-        game, num_players, config, lay.num_actions, new_game=rules.new_game,
-        to_act=lambda state: state.to_act, legal_mask=lay.legal_mask, apply=lay.apply,
-        is_over=lambda state: state.phase == GAME_OVER, returns=rules.returns,
-        resample=rules.resample_hidden,
-        observe=lambda state, seat: lay.encode(PlayerView(state, seat)),
-        # Where a kitten goes back, Alter the Future's order, Garbage Collection's card
-        # are private (a Favor's card is seen by the receiver: not hidden from all).
-        hidden_move=lambda state, action: state.phase in (INSERT, ALTER, GARBAGE),
-        private_key=lambda state, seat: bytes(state.hands[seat]),
-    )
-
-
-def _kakelaar(game: GameEntry, num_players: int, config: Any) -> Engine:
-    from kakelaar_env import rules
-    from kakelaar_env.encoding import NUM_ACTIONS, apply_action, encode, legal_action_mask
-    from kakelaar_env.state import GAME_OVER
-    from kakelaar_env.view import PlayerView
-
-    # Own worms minus the others' mean: its exact bound (every worm in one hand) is far
-    # wider than what games give (under random play 98% of values fall within
-    # +-21 at 2 to 5 players), so +-20 worms is the range mapped onto [0, 1].
-    bounds = (-20.0, 20.0) if config.reward == "score_difference" else (-1.0, 1.0)
-    return Engine(
-        game, num_players, config, NUM_ACTIONS, new_game=rules.new_game,
-        to_act=lambda state: state.current, legal_mask=legal_action_mask,
-        apply=lambda state, action, rng: apply_action(state, action),
-        is_over=lambda state: state.phase == GAME_OVER, returns=rules.returns,
-        resample=rules.resample_hidden,
-        observe=lambda state, seat: encode(PlayerView(state, seat)),
-        reward_bounds=bounds,
-        # Bids, mother hens and cards taken back are chosen face down, all at once.
-        hidden_move=lambda state, action: True,
-    )
-
-
-_BUILDERS: dict[str, Callable[[GameEntry, int, Any], Engine]] = {
-    "phpets_env": _phpets,
-    "ek_env": _ek,
-    "kakelaar_env": _kakelaar,
-}
-
-
-def engine_for(game: GameEntry | str, num_players: int,
+def engine_for(game: Game | str, num_players: int,
                options: Mapping[str, Any] | None = None) -> Engine:
     """The engine adapter of ``game`` at ``num_players`` seats with rule ``options``.
 
     Raises:
-        ValueError: an unknown game; the environment's ``OptionError`` for bad options.
+        ValueError: an unknown game; the game's ``OptionError`` for bad options.
     """
-    entry = game if isinstance(game, GameEntry) else find_game(game)
-    builder = _BUILDERS.get(entry.module)
-    if builder is None:
-        raise ValueError(f"no search engine adapter for {entry.env_id}")
-    module = entry.entry_point.partition(":")[0]
-    raw = importlib.import_module(module).raw_env
-    config = raw(num_players=num_players, **dict(options or {})).config
-    return builder(entry, num_players, config)
+    entry = find_game(game)
+    return Engine(entry, num_players, entry.make_config(num_players, **dict(options or {})))
 
 
 def engine_of_env(env: Any) -> Engine:
     """The engine adapter matching a live cardgym environment (its game, table size
     and rule options)."""
-    module = type(env).__module__.partition(".")[0]
-    builder = _BUILDERS.get(module)
-    if builder is None:
-        raise ValueError(f"no search engine adapter for {type(env).__module__}")
-    entry = find_game(module)
-    return builder(entry, env.num_players, env.config)
+    game = getattr(env, "game", None)
+    if not isinstance(game, Game):
+        raise ValueError(f"{type(env).__name__} is not a cardgym environment (it has no "
+                         "game contract)")
+    return Engine(game, env.num_players, env.config)

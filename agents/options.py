@@ -14,12 +14,10 @@ Both raise :class:`OptionsError`, which the command line reports with exit statu
 from __future__ import annotations
 
 import ast
-import importlib
-import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from cardgym.registration import GameEntry, short_name
+from cardgym.registration import Game, short_name
 
 __all__ = [
     "NOT_RULE_OPTIONS",
@@ -71,24 +69,17 @@ def parse_options(texts: Iterable[str]) -> dict[str, Any]:
     return options
 
 
-def env_factory(game: GameEntry) -> Any:
+def env_factory(game: Game) -> Any:
     """The ``raw_env`` class of a registered game."""
-    module = importlib.import_module(game.entry_point.partition(":")[0])
-    return module.raw_env
+    return game.raw_env
 
 
-def game_options(game: GameEntry) -> dict[str, Any]:
-    """The rule options of ``game`` and their defaults, in signature order."""
-    signature = inspect.signature(env_factory(game).__init__)
-    return {
-        name: parameter.default
-        for name, parameter in signature.parameters.items()
-        if name not in NOT_RULE_OPTIONS
-        and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
-    }
+def game_options(game: Game) -> dict[str, Any]:
+    """The rule options of ``game`` and their defaults (its ``Config`` fields)."""
+    return game.option_defaults()
 
 
-def check_players(game: GameEntry, num_players: int) -> None:
+def check_players(game: Game, num_players: int) -> None:
     """Raise :class:`OptionsError` unless ``game`` supports ``num_players`` seats."""
     if num_players not in game.player_counts:
         counts = sorted(game.player_counts)
@@ -100,14 +91,14 @@ def check_players(game: GameEntry, num_players: int) -> None:
         )
 
 
-def make_env(game: GameEntry, num_players: int, options: Mapping[str, Any] | None = None,
+def make_env(game: Game, num_players: int, options: Mapping[str, Any] | None = None,
              **env_kwargs: Any) -> Any:
     """A ``raw_env`` of ``game`` with rule ``options`` (checked first) and other arguments."""
     options = check_options(game, num_players, options, build=False)
     return env_factory(game)(num_players=num_players, **options, **env_kwargs)
 
 
-def check_options(game: GameEntry, num_players: int,
+def check_options(game: Game, num_players: int,
                   options: Mapping[str, Any] | None = None, build: bool = True) -> dict[str, Any]:
     """``options`` as a dict once ``game`` accepts them at ``num_players`` seats.
 

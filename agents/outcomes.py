@@ -1,12 +1,8 @@
 """Who won a finished game, rounds won within a match, and confidence intervals.
 
-- Power Hungry Pets: an episode is a *match* of rounds; the winners are
-  ``game_state.match_winners`` (several when they reach the token target together).
-  :class:`RoundTally` counts the rounds each seat won along the way.
-- Exploding Kittens: the last seat not exploded, ``game_state.winner``.
-- Karel Kakelaar: ``game_state.winners``, the seats with the most worms (ties on
-  worms broken by fewer hand cards; still tied: all of them, whatever ``final_tie``
-  says about their rewards).
+Winners come from the game's contract (``game.winners``: several seats when they
+share the win); :class:`RoundTally` counts the rounds each seat won along the way in
+games played as a match of rounds (``game.rounds``).
 """
 
 from __future__ import annotations
@@ -14,63 +10,56 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from cardgym.registration import GameEntry
+from cardgym.game import Game
 
 __all__ = ["RoundTally", "has_rounds", "wilson_interval", "winners"]
 
 
-def winners(game: GameEntry, env: Any) -> frozenset[int]:
+def winners(game: Game, env: Any) -> frozenset[int]:
     """The seats that won the finished game in ``env`` (empty while it is not over)."""
     state = env.game_state
     if state is None:
         raise ValueError("the environment has not been reset")
-    if game.module == "phpets_env":
-        return frozenset(state.match_winners)
-    if game.module == "ek_env":
-        from ek_env.state import NOBODY
-
-        return frozenset() if state.winner == NOBODY else frozenset({state.winner})
-    if game.module == "kakelaar_env":
-        return frozenset(state.winners)
-    raise ValueError(f"no rule for the winners of {game.env_id}; add it to agents.outcomes")
+    if not game.is_over(state):
+        return frozenset()
+    return game.winners(state)
 
 
-def has_rounds(game: GameEntry) -> bool:
+def has_rounds(game: Game) -> bool:
     """Whether an episode of ``game`` is a match of several rounds."""
-    return game.module == "phpets_env"
+    return game.rounds is not None
 
 
 class RoundTally:
     """Rounds won per seat within one match, updated after every ``env.step``.
 
-    A Power Hungry Pets round ends when the round number moves on or the match ends;
-    ``game_state.round_winners`` then holds that round's winners (possibly none).
-    For games without rounds the tally stays empty.
+    A round ends when the round number moves on or the match ends; the game's
+    ``rounds.round_winners`` then holds that round's winners (possibly none). For
+    games without rounds the tally stays empty.
     """
 
-    def __init__(self, game: GameEntry, env: Any) -> None:
-        self.active = has_rounds(game)
+    def __init__(self, game: Game, env: Any) -> None:
+        self.game = game
+        self.rounds_of = game.rounds
+        self.active = game.rounds is not None
         self.wins = [0] * env.num_players
         self.rounds = 0
-        self._round = env.game_state.round_number if self.active else 0
+        self._round = game.rounds.round_of(env.game_state) if game.rounds is not None else 0
         self._over = False
-        self._match_over = -1
-        if self.active:
-            from phpets_env.state import MATCH_OVER
-
-            self._match_over = MATCH_OVER
 
     def update(self, env: Any) -> None:
         """Call after each ``env.step``."""
-        if not self.active or self._over:
+        rounds = self.rounds_of
+        if rounds is None or self._over:
             return
         state = env.game_state
-        over = state.phase == self._match_over
-        if over or state.round_number != self._round:
+        over = self.game.is_over(state)
+        number = rounds.round_of(state)
+        if over or number != self._round:
             self.rounds += 1
-            for seat in state.round_winners:
+            for seat in rounds.round_winners(state):
                 self.wins[seat] += 1
-            self._round = state.round_number
+            self._round = number
             self._over = over
 
 

@@ -16,7 +16,7 @@ what, with what result, and the secrets you were party to (the card you were giv
 other seats' secrets (a bid face down, where a kitten goes back in the deck) show
 only as the fact that they chose.
 
-Seeding follows :mod:`agents.evaluate`: ``play(..., seed=S)`` deals the same cards
+Seeding follows :mod:`agents.evaluate.seating`: ``play(..., seed=S)`` deals the same cards
 and gives the bots the same generators as game 0 of an evaluation seeded with ``S``.
 """
 
@@ -26,10 +26,12 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from agents.evaluate import game_seed, seat_rng
+from agents.evaluate.seating import game_seed, seat_rng
+from agents.options import check_options, make_env
 from agents.outcomes import winners
 from agents.policy import Policy, decide
-from cardgym.registration import GameEntry, find_game, short_name
+from agents.specs import make_policy
+from cardgym.registration import Game, find_game, short_name
 
 __all__ = ["QUIT_WORDS", "choose_action", "legal_lines", "opponent_count_rule",
            "opponent_seats", "play"]
@@ -112,7 +114,7 @@ def _say(output: TextIO, text: str = "") -> None:
     output.write(text + "\n")
 
 
-def play(game: GameEntry | str, num_players: int, seat: int, opponent_specs: Sequence[str | Policy],
+def play(game: Game | str, num_players: int, seat: int, opponent_specs: Sequence[str | Policy],
          seed: int, options: Mapping[str, Any] | None = None, input_stream: TextIO | None = None,
          output: TextIO | None = None) -> int:
     """Play one game in the terminal: you at ``seat``, bots at the other seats.
@@ -136,12 +138,9 @@ def play(game: GameEntry | str, num_players: int, seat: int, opponent_specs: Seq
         ValueError: a bad seat, opponent count, option (``OptionsError``) or agent
             spec (``AgentSpecError``).
     """
-    from agents.options import check_options, make_env
-    from agents.specs import make_policy
-
     input_stream = sys.stdin if input_stream is None else input_stream
     output = sys.stdout if output is None else output
-    entry = game if isinstance(game, GameEntry) else find_game(game)
+    entry = game if isinstance(game, Game) else find_game(game)
     rule_options = check_options(entry, num_players, options)
     bot_specs = opponent_seats(num_players, seat, opponent_specs)
     bots: dict[int, Policy] = {

@@ -17,7 +17,6 @@ search agent's move, depends only on what the seat may know and on its generator
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -62,17 +61,10 @@ class RandomPolicy:
         return "RandomPolicy()"
 
 
-_RESAMPLERS: dict[str, Any] = {}
-
-
 def resample_for_seat(env: Any, seat: int, rng: np.random.Generator) -> Any:
     """The env's game state with everything ``seat`` cannot know dealt anew from
-    ``rng`` (the game's ``rules.resample_hidden``); the env is left unchanged."""
-    module = type(env).__module__.partition(".")[0]
-    resample = _RESAMPLERS.get(module)
-    if resample is None:
-        resample = _RESAMPLERS[module] = importlib.import_module(f"{module}.rules").resample_hidden
-    return resample(env.game_state, seat, rng)
+    ``rng`` (the game's ``resample_hidden``); the env is left unchanged."""
+    return env.game.resample_hidden(env.game_state, seat, rng)
 
 
 def decide(policy: Policy, env: Any, agent: str, observation: dict[str, Any],

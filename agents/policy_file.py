@@ -28,8 +28,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.sb3 import ModelError, card_path, players_problem, read_card, write_card
-from cardgym.registration import GameEntry, find_game
+from agents.model_card import (
+    ModelError,
+    card_path,
+    game_spaces,
+    players_problem,
+    read_card,
+    write_card,
+)
+from cardgym.registration import Game, find_game
 
 __all__ = [
     "ACTIVATIONS",
@@ -179,15 +186,6 @@ def _section(card: Mapping[str, Any], weights: Path) -> dict[str, Any]:
     return section
 
 
-def _game_spaces(game: GameEntry, num_players: int | None,
-                 options: Mapping[str, Any] | None) -> tuple[Any, Any]:
-    from agents.single_agent import make_game_env
-
-    env = make_game_env(game, num_players or min(game.player_counts), options)
-    agent = env.possible_agents[0]
-    return env.observation_space(agent)["observation"], env.action_space(agent)  # type: ignore[index]
-
-
 def _build(section: Mapping[str, Any], observation_space: Any, action_space: Any) -> Any:
     import torch
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
@@ -230,7 +228,7 @@ def _read_tensors(weights: Path) -> dict[str, Any]:
         raise ModelError(f"cannot read {weights} as safetensors: {error}") from error
 
 
-def load_network(weights: str | Path, game: GameEntry | None = None,
+def load_network(weights: str | Path, game: Game | None = None,
                  num_players: int | None = None,
                  options: Mapping[str, Any] | None = None) -> Any:
     """The policy network stored in a policy file, rebuilt for ``game``'s spaces.
@@ -265,7 +263,7 @@ def load_network(weights: str | Path, game: GameEntry | None = None,
     if problem:
         raise ModelError(problem)
     section = _section(card, weights)
-    observation_space, action_space = _game_spaces(game, num_players, options)
+    observation_space, action_space = game_spaces(game, num_players, options)
     recorded = (tuple(section.get("observation_shape") or ()), section.get("actions"))
     if recorded != (observation_space.shape, action_space.n):
         raise ModelError(f"{weights} expects observations {recorded[0]} and {recorded[1]} "

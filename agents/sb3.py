@@ -11,7 +11,6 @@ carries: only when asked with ``trust_pickle=True``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -19,48 +18,25 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from cardgym.registration import GameEntry
+from agents.model_card import (
+    ModelError,
+    card_path,
+    game_spaces,
+    players_problem,
+    read_card,
+    write_card,
+)
+from agents.policy_file import (
+    PickleRefusedError,
+    load_network,
+    resolve_model_path,
+    unpickle_model,
+)
+from cardgym.registration import Game
 
-
-class ModelError(ValueError):
-    """A model file that is missing, unreadable, or made for another game."""
-
-
-def card_path(model_path: str | Path) -> Path:
-    """The JSON card saved beside a model: ``x.zip`` -> ``x.json``."""
-    return Path(model_path).with_suffix(".json")
-
-
-def read_card(model_path: str | Path) -> dict[str, Any] | None:
-    """The model card of a saved model, or None when there is none."""
-    path = card_path(model_path)
-    if not path.is_file():
-        return None
-    return json.loads(path.read_text())  # type: ignore[no-any-return]
-
-
-def players_problem(card: Mapping[str, Any], model_path: str | Path,
-                    num_players: int | None) -> str | None:
-    """Why a model whose card is ``card`` cannot play at a table of ``num_players``,
-    or None when it can (or when either side does not say).
-
-    The observation and action layouts do not depend on the player count (absent
-    seats are masked), so a model would run at any table; but it learned one table
-    size, and playing it at another is almost always a mistake.
-    """
-    trained = card.get("players")
-    if num_players is None or not isinstance(trained, int) or trained == num_players:
-        return None
-    game = str(card.get("game", "its game"))
-    return (f"{model_path} was trained for {trained} players, not {num_players}: use it at a "
-            f"{trained}-player table, or train one for {num_players} players (cardgym train "
-            f"{game.split('/')[-1].rsplit('-v', 1)[0]} --players {num_players})")
-
-
-def write_card(model_path: str | Path, card: Mapping[str, Any]) -> Path:
-    path = card_path(model_path)
-    path.write_text(json.dumps(dict(card), indent=2, sort_keys=True, default=str) + "\n")
-    return path
+# The card's names stay importable from here, beside the loader that reads the cards.
+__all__ = ["ModelError", "ModelPolicy", "card_path", "players_problem", "read_card",
+           "write_card"]
 
 
 class ModelPolicy:
@@ -80,7 +56,7 @@ class ModelPolicy:
         self.deterministic = deterministic
 
     @classmethod
-    def load(cls, path: str | Path, game: GameEntry | None = None, num_players: int | None = None,
+    def load(cls, path: str | Path, game: Game | None = None, num_players: int | None = None,
              options: Mapping[str, Any] | None = None, deterministic: bool = True,
              trust_pickle: bool = False) -> ModelPolicy:
         """Load a model saved by ``cardgym train``.
@@ -102,13 +78,6 @@ class ModelPolicy:
         """
         import torch
 
-        from agents.policy_file import (
-            PickleRefusedError,
-            load_network,
-            resolve_model_path,
-            unpickle_model,
-        )
-
         torch.set_num_threads(1)
         weights, archive = resolve_model_path(path)
         if weights.is_file() or archive is None:
@@ -127,12 +96,8 @@ class ModelPolicy:
             raise PickleRefusedError(archive)
         model = unpickle_model(archive)
         if game is not None:
-            from agents.single_agent import make_game_env
-
-            env = make_game_env(game, num_players or min(game.player_counts), options)
-            agent = env.possible_agents[0]
-            expected = env.observation_space(agent)["observation"].shape  # type: ignore[index]
-            actions = env.action_space(agent).n  # type: ignore[attr-defined]
+            observation_space, action_space = game_spaces(game, num_players, options)
+            expected, actions = observation_space.shape, action_space.n
             model_actions = getattr(model.action_space, "n", None)
             if model.observation_space.shape != expected or model_actions != actions:
                 raise ModelError(

@@ -19,9 +19,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.policy import Policy, RandomPolicy, decide
+from agents.sb3 import ModelPolicy
 from agents.specs import make_policy
 from cardgym.aec import CardGameEnv
-from cardgym.registration import GameEntry, find_game
+from cardgym.errors import IllegalMoveError
+from cardgym.registration import Game, find_game
 
 #: The pool entry that stands for frozen past checkpoints of the learner.
 SELF = "self"
@@ -31,16 +33,12 @@ SELF = "self"
 ILLEGAL_ACTIONS = ("raise", "lose")
 
 
-def make_game_env(game: GameEntry, num_players: int,
+def make_game_env(game: Game, num_players: int,
                   options: Mapping[str, Any] | None = None, **env_kwargs: Any) -> CardGameEnv[Any]:
     """The game's AEC env (its ``env()`` factory) with rule ``options`` and env
     arguments such as ``illegal_action``."""
-    import importlib
-
-    module, _, name = game.entry_point.partition(":")
-    factory = getattr(importlib.import_module(module), name)
-    return factory(num_players=num_players, **dict(options or {}),  # type: ignore[no-any-return]
-                   **env_kwargs)
+    return game.make_env(num_players=num_players, **dict(options or {}),  # type: ignore[no-any-return]
+                         **env_kwargs)
 
 
 class OpponentPool:
@@ -56,7 +54,7 @@ class OpponentPool:
         keep: how many of the latest checkpoints ``self`` draws from.
     """
 
-    def __init__(self, game: GameEntry, num_players: int, specs: Sequence[str],
+    def __init__(self, game: Game, num_players: int, specs: Sequence[str],
                  options: Mapping[str, Any] | None = None, keep: int = 5) -> None:
         if not specs:
             raise ValueError("the opponent pool needs at least one agent spec")
@@ -90,8 +88,6 @@ class OpponentPool:
         path = self.checkpoints[int(rng.integers(len(self.checkpoints)))]
         policy = self._snapshots.get(path)
         if policy is None:
-            from agents.sb3 import ModelPolicy
-
             policy = ModelPolicy.load(path, game=self.game, num_players=self.num_players,
                                       options=self.options)
             self._snapshots[path] = policy
@@ -224,8 +220,6 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
 def _integer_action(action: Any, space: Any) -> int:
     """``action`` as an int if it is an integer (``int``, a NumPy integer or a 0-d
     integer array); ``2.9``, ``"2"`` or ``True`` are refused, never truncated."""
-    from cardgym.errors import IllegalMoveError
-
     value = action[()] if isinstance(action, np.ndarray) and action.shape == () else action
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise IllegalMoveError(f"action must be an integer in 0..{space.n - 1}, got {action!r} "

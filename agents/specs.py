@@ -3,7 +3,7 @@
 A spec is ``kind`` or ``kind:arguments``:
 
 - ``random``: :class:`~agents.policy.RandomPolicy`;
-- ``heuristic``: the game's hand-written policy (:data:`HEURISTICS`);
+- ``heuristic``: the game's hand-written policy (``GAME.heuristic``);
 - ``model:PATH`` (or just a path ending in ``.safetensors`` or ``.zip``): a MaskablePPO
   model saved by ``cardgym train``, played from its policy file (PATH names the
   ``.safetensors`` file, the ``.zip`` beside it or the run folder; :mod:`agents.policy_file`,
@@ -29,20 +29,17 @@ Every error says what was wrong and what is allowed.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agents.baselines import baseline_path, baseline_policy_path, baseline_settings
+from agents.ismcts import IsmctsPolicy, parse_settings
 from agents.policy import Policy, RandomPolicy
-from cardgym.registration import GameEntry, short_name
-
-#: The heuristic policy class of each game, by game module.
-HEURISTICS: dict[str, str] = {
-    "phpets_env": "agents.heuristics.phpets:PhpetsHeuristic",
-    "ek_env": "agents.heuristics.ek:EkHeuristic",
-    "kakelaar_env": "agents.heuristics.kakelaar:KakelaarHeuristic",
-}
+from agents.policy_file import PickleRefusedError, weights_path
+from agents.rllib.policy import RllibPolicy
+from agents.sb3 import ModelPolicy
+from cardgym.registration import Game, short_name
 
 KINDS = ("random", "heuristic", "model:PATH", "baseline", "rllib+pickle:PATH",
          "ismcts[:KEY=VALUE,...]", "model+pickle:PATH")
@@ -56,9 +53,13 @@ class AgentSpecError(ValueError):
     """An agent spec that names no known agent, or a model that cannot be used."""
 
 
-def _load(target: str) -> Any:
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
+def make_heuristic(game: Game, num_players: int,
+                   options: Mapping[str, Any] | None = None) -> Policy:
+    """The game's hand-written policy (its ``GAME.heuristic``)."""
+    if game.heuristic is None:
+        raise AgentSpecError(f"{game.title} has no heuristic policy; agents: "
+                             + ", ".join(kind for kind in KINDS if kind != "heuristic"))
+    return game.heuristic(num_players, dict(options or {}))  # type: ignore[no-any-return]
 
 
 def trust_pickle(spec: str) -> str:
@@ -75,7 +76,7 @@ def trust_pickle(spec: str) -> str:
     return spec
 
 
-def make_policy(spec: str, game: GameEntry, num_players: int,
+def make_policy(spec: str, game: Game, num_players: int,
                 options: Mapping[str, Any] | None = None) -> Policy:
     """The policy a spec names, for ``game`` with ``num_players`` and rule ``options``.
 
@@ -94,19 +95,13 @@ def make_policy(spec: str, game: GameEntry, num_players: int,
     if kind == "random" and not argument:
         return RandomPolicy()
     if kind == "heuristic" and not argument:
-        target = HEURISTICS.get(game.module)
-        if target is None:
-            raise AgentSpecError(f"no heuristic policy for {game.env_id}")
-        return _load(target)(num_players, options)  # type: ignore[no-any-return]
+        return make_heuristic(game, num_players, options)
     if kind == "baseline" and not argument:
         return _baseline(game, num_players, options)
     if kind == "model":
         if not argument:
             raise AgentSpecError("model needs a path: model:PATH (the model.safetensors, "
                                  "model.zip or run folder written by cardgym train)")
-        from agents.policy_file import PickleRefusedError, weights_path
-        from agents.sb3 import ModelPolicy
-
         path = Path(argument)
         if not path.exists() and not weights_path(path).is_file():
             raise AgentSpecError(f"model file {str(path)!r} does not exist")
@@ -119,13 +114,9 @@ def make_policy(spec: str, game: GameEntry, num_players: int,
         if not argument:
             raise AgentSpecError("rllib needs a path: rllib+pickle:PATH (a run folder or "
                                  "checkpoint written by cardgym train --backend rllib)")
-        from agents.rllib.policy import RllibPolicy
-
         return RllibPolicy.load(argument, game=game, num_players=num_players, options=options,
                                 trust_pickle=trusted)
     if kind == "ismcts":
-        from agents.ismcts import IsmctsPolicy, parse_settings
-
         try:
             settings = parse_settings(argument)
             return IsmctsPolicy(game, num_players, options, settings)
@@ -134,11 +125,8 @@ def make_policy(spec: str, game: GameEntry, num_players: int,
     raise AgentSpecError(f"unknown agent {spec!r}; agents: {', '.join(KINDS)}")
 
 
-def _baseline(game: GameEntry, num_players: int, options: dict[str, Any]) -> Policy:
+def _baseline(game: Game, num_players: int, options: dict[str, Any]) -> Policy:
     """The shipped model, from its policy file only (never its zip, whatever the opt-in)."""
-    from agents.baselines import baseline_path, baseline_policy_path, baseline_settings
-    from agents.sb3 import ModelPolicy
-
     path = baseline_policy_path(game, num_players)
     if not path.is_file():
         archive = baseline_path(game, num_players)

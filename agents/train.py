@@ -35,8 +35,15 @@ from typing import Any
 
 import numpy as np
 
+from agents.policy_file import save_policy_file
+from agents.runs import check_run_name, refuse_overwrite, run_folder
+from agents.sb3 import ModelPolicy
+from agents.single_agent import SingleAgentEnv
 from cardgym.progress import Progress
 from cardgym.registration import find_game, short_name
+
+__all__ = ["MODEL_FILES", "TrainArgs", "check_run_name", "refuse_overwrite", "run_folder",
+           "train", "win_rate"]
 
 
 @dataclass
@@ -80,48 +87,8 @@ class TrainArgs:
 MODEL_FILES = ("model.zip", "model.safetensors", "model.json")
 
 
-def check_run_name(name: str) -> str:
-    """``name`` if it is one plain folder name, which keeps a run inside its output folder.
-
-    Raises:
-        ValueError: an empty name, ``.`` or ``..``, a path separator or an absolute
-            path (POSIX or Windows); the message says what is allowed.
-    """
-    from pathlib import PurePosixPath, PureWindowsPath
-
-    if (not name or name in (".", "..") or "/" in name or "\\" in name
-            or PurePosixPath(name).is_absolute() or PureWindowsPath(name).is_absolute()):
-        raise ValueError(f"must be one folder name (no '/', '..' or absolute path; the run "
-                         f"goes under the output folder), got {name!r}")
-    return name
-
-
-def run_folder(output: str | Path, name: str) -> Path:
-    """``output/name``, after :func:`check_run_name`.
-
-    Raises:
-        ValueError: ``name`` would leave ``output``.
-    """
-    try:
-        return Path(output) / check_run_name(name)
-    except ValueError as error:
-        raise ValueError(f"run_name {error}") from None
-
-
-def refuse_overwrite(run_dir: Path, names: Sequence[str], overwrite: bool) -> None:
-    """Raise ``FileExistsError`` naming the files of an earlier run in ``run_dir``,
-    unless ``overwrite``."""
-    existing = [name for name in names if (run_dir / name).exists()]
-    if existing and not overwrite:
-        raise FileExistsError(f"{run_dir} already holds a run ({', '.join(existing)}); pass "
-                              "--overwrite (overwrite=True) to replace it, or choose another "
-                              "--run-name or --output")
-
-
 def _make_env(game: str, players: int, opponents: Sequence[str], options: Mapping[str, Any],
               seed: int) -> Any:
-    from agents.single_agent import SingleAgentEnv
-
     def build() -> SingleAgentEnv:
         env = SingleAgentEnv(game, players, opponents, options)
         env.reset(seed=seed)
@@ -134,9 +101,6 @@ def win_rate(model: Any, game: str, players: int, opponent: str, options: Mappin
              games: int, seed: int) -> float:
     """Share of ``games`` the deterministic model wins (final reward > 0) against
     ``opponent`` in every other seat, the learner's seat drawn per game."""
-    from agents.sb3 import ModelPolicy
-    from agents.single_agent import SingleAgentEnv
-
     policy = ModelPolicy(model.policy)
     env = SingleAgentEnv(game, players, [opponent], options)
     rng = np.random.default_rng(seed)
@@ -164,8 +128,6 @@ def train(args: TrainArgs) -> Path:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-
-    from agents.policy_file import save_policy_file
 
     game = find_game(args.game)
     run_dir = args.run_dir

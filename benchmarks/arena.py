@@ -48,8 +48,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from agents.evaluate import AgentResult, AgentSpec, EvalRequest, EvalResult, agent_label
-from agents.outcomes import has_rounds, wilson_interval
+from agents.arguments import add_trust_argument, trusted_specs
+from agents.evaluate import AgentSpec, EvalRequest, EvalResult, agent_label, evaluate_many
+from agents.outcomes import has_rounds
 from benchmarks.arena_report import (
     RESULTS,
     format_markdown,
@@ -58,8 +59,18 @@ from benchmarks.arena_report import (
     write_readme,
     write_results,
 )
+from benchmarks.arena_results import Rating, SettingResult, Standing
+from cardgym.arguments import (
+    HelpFormatter,
+    UsageError,
+    add_progress_argument,
+    game_name,
+    non_negative_int,
+    positive_int,
+    select_settings,
+)
 from cardgym.progress import Progress
-from cardgym.registration import GameEntry, find_game, short_name
+from cardgym.registration import Game, find_game, short_name
 
 __all__ = [
     "DEFAULT_AGENTS",
@@ -77,7 +88,6 @@ __all__ = [
 ]
 
 DEFAULT_AGENTS = ("random", "heuristic", "baseline")
-ORDINAL_Z = 3.0
 
 
 # ------------------------------------------------------------------ pairings
@@ -96,7 +106,7 @@ def pairings(labels: Sequence[str], num_players: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(count) for j in range(count) if i != j]
 
 
-def pairing_seed(seed: int, game: GameEntry, num_players: int, first: str, second: str) -> int:
+def pairing_seed(seed: int, game: Game, num_players: int, first: str, second: str) -> int:
     """The evaluation seed of one pairing: a function of the arena seed, the table and
     the two labels only."""
     key = [seed, zlib.crc32(game.env_id.encode()), num_players,
@@ -105,19 +115,6 @@ def pairing_seed(seed: int, game: GameEntry, num_players: int, first: str, secon
 
 
 # ------------------------------------------------------------------- ratings
-
-
-@dataclass(frozen=True)
-class Rating:
-    """An OpenSkill rating: mean skill ``mu``, its uncertainty ``sigma``."""
-
-    mu: float
-    sigma: float
-
-    @property
-    def ordinal(self) -> float:
-        """``mu - 3 sigma``: a conservative skill estimate, for ranking."""
-        return self.mu - ORDINAL_Z * self.sigma
 
 
 def rate_games(num_agents: int, games: Sequence[tuple[Sequence[int], Sequence[int]]],
@@ -154,74 +151,7 @@ def rate_games(num_agents: int, games: Sequence[tuple[Sequence[int], Sequence[in
     return ratings
 
 
-# ------------------------------------------------------------------- results
-
-
-@dataclass
-class Standing:
-    """One agent's results over every game of a setting."""
-
-    label: str
-    seat_games: int
-    wins: int
-    rating: Rating
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.seat_games if self.seat_games else float("nan")
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """95% Wilson interval of the win rate."""
-        return wilson_interval(self.wins, self.seat_games)
-
-
-@dataclass
-class SettingResult:
-    """The arena at one game and table size.
-
-    Attributes:
-        game: the game.
-        num_players: seats at the table.
-        labels: the agents, in the order given.
-        runs: ``(first, second, result)`` per pairing (indices into ``labels``).
-        standings: one per agent, in the order given.
-        games: games (or matches) per pairing.
-        match_length: games per match (1 where games stand alone or for matches of rounds).
-        seed: the arena seed.
-    """
-
-    game: GameEntry
-    num_players: int
-    labels: list[str]
-    runs: list[tuple[int, int, EvalResult]]
-    standings: list[Standing]
-    games: int
-    match_length: int
-    seed: int
-
-    def head_to_head(self, agent: int, opponent: int) -> AgentResult | None:
-        """``agent``'s results holding one seat against ``opponent`` in all the others."""
-        for first, second, result in self.runs:
-            if (first, second) == (agent, opponent):
-                return result.agents[0]
-            if self.num_players == 2 and (second, first) == (agent, opponent):
-                return result.agents[1]
-        return None
-
-    def ranked(self) -> list[Standing]:
-        """Standings by ordinal, best first."""
-        return sorted(self.standings, key=lambda s: -s.rating.ordinal)
-
-    @property
-    def unit(self) -> str:
-        """What one game of a pairing is: a game, a match of rounds, a best-of-N match."""
-        if has_rounds(self.game):
-            return "match of rounds"
-        return f"best-of-{self.match_length} match" if self.match_length > 1 else "game"
-
-
-def _setting_result(game: GameEntry, num_players: int, labels: list[str],
+def _setting_result(game: Game, num_players: int, labels: list[str],
                     pairs: list[tuple[int, int]], results: list[EvalResult], games: int,
                     match_length: int, seed: int) -> SettingResult:
     seat_games = [0] * len(labels)
@@ -245,7 +175,7 @@ def _setting_result(game: GameEntry, num_players: int, labels: list[str],
     return SettingResult(game, num_players, labels, runs, standings, games, match_length, seed)
 
 
-def run_arena(settings: Sequence[tuple[GameEntry | str, int]], agents: Sequence[AgentSpec],
+def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[AgentSpec],
               games: int, seed: int = 0, workers: int = 2, match_length: int = 1,
               options: Mapping[str, Any] | None = None,
               show_progress: bool = False) -> list[SettingResult]:
@@ -268,8 +198,6 @@ def run_arena(settings: Sequence[tuple[GameEntry | str, int]], agents: Sequence[
         ValueError: fewer than two agents, repeated labels, a bad size or match
             length, an unknown game, agent or model (``AgentSpecError``).
     """
-    from agents.evaluate import evaluate_many
-
     labels = [agent_label(agent) for agent in agents]
     if len(labels) < 2:
         raise ValueError(f"an arena needs at least two agents, got {len(labels)}: {labels}")
@@ -284,7 +212,7 @@ def run_arena(settings: Sequence[tuple[GameEntry | str, int]], agents: Sequence[
     plan = []
     requests = []
     for game, count in settings:
-        entry = game if isinstance(game, GameEntry) else find_game(game)
+        entry = game if isinstance(game, Game) else find_game(game)
         length = 1 if has_rounds(entry) else match_length
         pairs = pairings(labels, count)
         plan.append((entry, count, pairs, length))
@@ -304,7 +232,7 @@ def run_arena(settings: Sequence[tuple[GameEntry | str, int]], agents: Sequence[
     return out
 
 
-def arena(game: GameEntry | str, num_players: int, agents: Sequence[AgentSpec], games: int,
+def arena(game: Game | str, num_players: int, agents: Sequence[AgentSpec], games: int,
           seed: int = 0, workers: int = 2, match_length: int = 1,
           options: Mapping[str, Any] | None = None) -> SettingResult:
     """The arena at one game and table size (see :func:`run_arena`)."""
@@ -343,32 +271,21 @@ class ArenaArgs:
                 "benchmarks/results)"})
 
 
-def settings_of(args: ArenaArgs) -> list[tuple[GameEntry, int]]:
+def settings_of(args: ArenaArgs) -> list[tuple[Game, int]]:
     """The (game, player count) pairs to play.
 
     Raises:
         UsageError: an unknown game or a player count no selected game supports.
     """
-    from agents.baselines import BASELINE_PLAYERS
-    from cardgym.cli import select_settings
-
     chosen = select_settings(args.envs, args.players)
     if args.players:
         return chosen
     return [(game, count) for game, count in chosen
-            if count in BASELINE_PLAYERS.get(short_name(game.env_id), ())]
+            if count in game.baseline_players]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arena's options (the fields of :class:`ArenaArgs`) to ``parser``."""
-    from cardgym.cli import (
-        add_progress_argument,
-        add_trust_argument,
-        game_name,
-        non_negative_int,
-        positive_int,
-    )
-
     defaults = ArenaArgs()
 
     def help_of(name: str) -> str:
@@ -396,8 +313,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def args_from_namespace(namespace: argparse.Namespace) -> ArenaArgs:
-    from cardgym.cli import trusted_specs
-
     agents = trusted_specs(namespace.agents, getattr(namespace, "trust_pickle", False))
     return ArenaArgs(envs=tuple(namespace.envs), players=tuple(namespace.players),
                      agents=tuple(agents), games=namespace.games,
@@ -420,8 +335,6 @@ def command_line(args: ArenaArgs) -> str:
 
 def run(namespace: argparse.Namespace, out: TextIO) -> int:
     """``cardgym arena``: play, print the tables, write what was asked for."""
-    from cardgym.cli import UsageError
-
     args = args_from_namespace(namespace)
     settings = settings_of(args)
     if not settings:
@@ -452,8 +365,6 @@ def run(namespace: argparse.Namespace, out: TextIO) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv``, run the arena and return the exit status."""
-    from cardgym.cli import HelpFormatter, UsageError
-
     parser = argparse.ArgumentParser(prog="arena.py", description=(__doc__ or "").split("\n\n")[0],
                                      formatter_class=HelpFormatter)
     configure(parser)

@@ -1,6 +1,7 @@
 """The arena's tables: Markdown and CSV files, model cards, and the README's tables.
 
-:mod:`benchmarks.arena` plays; this module writes what it found:
+:mod:`benchmarks.arena` plays, :mod:`benchmarks.arena_results` holds what it found,
+and this module writes it out:
 
 - ``arena.md`` (standings and head-to-head tables per setting), ``arena.csv`` (one
   row per setting, agent and opponent), ``arena_ratings.csv`` (one row per setting
@@ -16,13 +17,13 @@ import csv
 import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from agents.baselines import baseline_path
 from agents.evaluate import AgentResult
-from cardgym.registration import short_name
-
-if TYPE_CHECKING:
-    from benchmarks.arena import SettingResult
+from agents.model_card import read_card, write_card
+from benchmarks.arena_results import SettingResult
+from cardgym.registration import find_game, short_name
 
 __all__ = [
     "MARKERS",
@@ -161,9 +162,6 @@ def write_results(settings: Sequence[SettingResult], directory: str | Path) -> l
 
 def update_cards(settings: Sequence[SettingResult], command: str = "") -> list[Path]:
     """Write the ``baseline`` agent's arena results into each shipped model's card."""
-    from agents.baselines import baseline_path
-    from agents.sb3 import read_card, write_card
-
     written = []
     for setting in settings:
         if "baseline" not in setting.labels:
@@ -204,13 +202,19 @@ def _read_csv(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
+def _baseline_players(name: str) -> tuple[int, ...] | None:
+    """The baseline table sizes of a registered game; ``None`` for an unknown name."""
+    try:
+        return find_game(name).baseline_players
+    except ValueError:
+        return None
+
+
 def readme_tables(results: str | Path = RESULTS) -> dict[str, str]:
     """The README's tables, by marker name, from ``arena_ratings.csv`` and ``throughput.csv``.
 
     Missing files give a line saying which command writes them.
     """
-    from agents.baselines import BASELINE_PLAYERS
-
     folder = Path(results)
     tables = {}
     ratings = folder / "arena_ratings.csv"
@@ -232,7 +236,7 @@ def readme_tables(results: str | Path = RESULTS) -> dict[str, str]:
         lines = ["| env | players | steps/s | µs/step | vs leduc env() | steps/episode |",
                  "|---|---:|---:|---:|---:|---:|"]
         for row in _read_csv(throughput):
-            counts = BASELINE_PLAYERS.get(row["env"])
+            counts = _baseline_players(row["env"])
             if row["variant"] != "env()" or (counts is not None and
                                              int(row["players"]) not in counts):
                 continue

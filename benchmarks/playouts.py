@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.engines import Engine, engine_for
-from cardgym.cli import game_name, non_negative_int, positive_float, positive_int
+from cardgym.arguments import game_name, non_negative_int, positive_float, positive_int
 from cardgym.registration import GAMES, find_game, short_name
 
 

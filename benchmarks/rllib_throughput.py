@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.rllib.train import RllibTrainArgs, build_config
-from cardgym.cli import non_negative_int, positive_int
+from agents.rllib.train import RllibTrainArgs, build_config, connect_ray
+from cardgym.arguments import non_negative_int, positive_int
 from cardgym.registration import GAMES, find_game, short_name
 
 
@@ -119,8 +119,6 @@ def rllib_rates(game: str, args: Args, runners: int) -> list[float]:
 
 def run(args: Args) -> list[Row]:
     import ray
-
-    from agents.rllib.train import connect_ray
 
     rows = []
     started = connect_ray(args.num_cpus)

@@ -63,7 +63,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from cardgym.cli import (
+from cardgym.arguments import (
     HelpFormatter,
     UsageError,
     add_progress_argument,
@@ -75,7 +75,7 @@ from cardgym.cli import (
     setting_seed,
 )
 from cardgym.progress import Progress
-from cardgym.registration import GameEntry, short_name
+from cardgym.registration import Game, short_name
 
 ENV = "env()"
 RAW = "raw_env()"
@@ -208,7 +208,7 @@ def _wrapped(raw_factory: Callable[[], AECEnv]) -> AECEnv:
     return pettingzoo_chain(raw_factory())
 
 
-def game_factories(game: GameEntry, num_players: int) -> dict[str, Callable[[], AECEnv]]:
+def game_factories(game: Game, num_players: int) -> dict[str, Callable[[], AECEnv]]:
     """Factories of the three variants of a cardgym game, by variant label.
 
     ``raw_env`` is looked up in the module of the game's entry point; a game without

@@ -5,7 +5,7 @@ Usage::
     python benchmarks/train_baselines.py                     # all six, 3-13 minutes each
     python benchmarks/train_baselines.py --games karel_kakelaar --players 2 --timesteps 50000
 
-For each game at its baseline table sizes (:data:`agents.baselines.BASELINE_PLAYERS`)
+For each game at its baseline table sizes (each game's ``baseline_players``)
 this runs :func:`agents.train.train` (MaskablePPO by self-play against random,
 heuristic and the learner's own checkpoints) in a scratch folder, then copies into
 ``models/GAME-Np/`` the policy file ``model.safetensors`` (the network's tensors only,
@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.baselines import BASELINE_PLAYERS, baseline_path, baseline_settings
-from agents.sb3 import read_card, write_card
+from agents.baselines import baseline_path, baseline_settings
+from agents.model_card import read_card, write_card
+from agents.policy_file import weights_path
 from agents.train import TrainArgs, train
-from cardgym.cli import HelpFormatter, non_negative_int, positive_int
-from cardgym.registration import short_name
+from cardgym.arguments import HelpFormatter, non_negative_int, positive_int
+from cardgym.registration import games, short_name
 
 
 @dataclass
@@ -73,8 +74,6 @@ def slim_copy(source: Path, target: Path) -> Path:
     """Save the model at ``source`` to ``target`` without the optimizer's moments, and
     copy its policy file beside it."""
     from sb3_contrib import MaskablePPO
-
-    from agents.policy_file import weights_path
 
     # The zip this script has just trained in its scratch folder: unpickling it trusts
     # only this run.
@@ -116,7 +115,8 @@ def run(args: Args, command: str = "", out: Any = sys.stdout) -> list[Path]:
                 if (not args.games or short_name(game.env_id) in args.games)
                 and (not args.players or count in args.players)]
     if not settings:
-        sizes = "; ".join(f"{name}: {counts}" for name, counts in BASELINE_PLAYERS.items())
+        sizes = "; ".join(f"{game.name}: {game.baseline_players}" for game in games()
+                          if game.baseline_players)
         raise ValueError(f"no baseline matches games={args.games} players={args.players}; "
                          f"baselines: {sizes}")
     paths = []
@@ -148,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     def help_of(name: str) -> str:
         return str(fields[name].metadata["help"])
 
-    parser.add_argument("--games", nargs="+", default=[], choices=list(BASELINE_PLAYERS),
+    parser.add_argument("--games", nargs="+", default=[], choices=[game.name for game in games() if game.baseline_players],
                         help=help_of("games"))
     parser.add_argument("--players", nargs="+", type=positive_int, default=[],
                         help=help_of("players"))

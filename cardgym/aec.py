@@ -40,6 +40,7 @@ from pettingzoo import AECEnv
 
 from cardgym.actions import ActionTable
 from cardgym.errors import GameOverError, IllegalMoveError, OptionError, OrderError
+from cardgym.game import Game, Layout
 from cardgym.observation import ObservationSpec
 from cardgym.record import TABLE, Event, events_as_seen_by
 
@@ -90,8 +91,12 @@ class StepOutcome:
 class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
     """Shared AEC machinery over a card-game engine.
 
-    Subclasses set the class attributes ``action_table``, ``observation_spec`` and
-    ``metadata`` and implement the ``_game_*`` hooks.
+    A subclass sets the class attributes ``game`` (the game's
+    :class:`~cardgym.game.Game`) and ``metadata``, and sets ``self.config`` (the
+    game's checked rule options) before calling ``__init__``; the layout (action
+    table, observation spec, mask, dispatch, encoder) comes from
+    ``game.layout(config)``, and the ``_game_*`` hooks read the game through its
+    contract.
 
     Args:
         num_players: seats at the table; agents are ``player_0`` .. ``player_{n-1}``.
@@ -103,8 +108,11 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
             ``"lose"`` ends the game with -1 for the offender and 0 for the others.
     """
 
-    # Class attributes; an env whose layout depends on its options sets them per
-    # instance before calling ``__init__`` (Exploding Kittens' expansion).
+    game: ClassVar[Game]
+    config: Any
+    # From ``game.layout(config)``, per instance (Exploding Kittens' layout depends on
+    # its options).
+    layout: Layout
     action_table: ActionTable[Any]
     observation_spec: ObservationSpec
     metadata: ClassVar[dict[str, Any]] = {
@@ -119,6 +127,9 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         illegal_action: str = "raise",
     ) -> None:
         super().__init__()
+        self.layout = self.game.layout(self.config)
+        self.action_table = self.layout.action_table
+        self.observation_spec = self.layout.observation_spec
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(
                 f"render_mode={render_mode!r} is not supported; "
@@ -162,39 +173,46 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         self._mask_arrays: dict[int, NDArray[np.int8]] = {}
 
     # ------------------------------------------------------------------ hooks
+    # Each hook reads the game through its contract (``game``); a subclass overrides
+    # a hook only where its game differs (rewards during the game, say).
 
     def _game_new(self, rng: np.random.Generator, scenario: dict[str, Any] | None) -> StateT:
         """A new game (match) state, from the generator or a scenario."""
-        raise NotImplementedError
+        return self.game.new_game(self.config, rng, scenario)  # type: ignore[no-any-return]
 
     def _game_to_act(self) -> int:
         """The seat to act now (any seat once the game is over)."""
-        raise NotImplementedError
+        return self.game.to_act(self.game_state)
 
     def _game_legal_mask(self) -> int:
         """Legal actions of the seat to act as a bit mask (bit ``i`` set: action ``i`` legal)."""
-        raise NotImplementedError
+        return self.layout.legal_mask(self.game_state)
 
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
-        """Apply a legal action of the seat to act; ``None`` if nothing but the move happened."""
-        raise NotImplementedError
+        """Apply a legal action of the seat to act; ``None`` if nothing but the move
+        happened. By default the game's returns are the rewards, once it is over."""
+        state = self.game_state
+        self.layout.apply(state, action, rng)
+        if self.game.is_over(state):
+            return StepOutcome(self.game.returns(state), game_over=True)
+        return None
 
     def _game_encode(self, seat: int) -> NDArray[np.float32]:
         """The observation vector of one seat, from that seat's view alone."""
-        raise NotImplementedError
+        return self.layout.encode(self.game.player_view(self.game_state, seat))
 
     def _game_render(self, seat: int | None) -> str:
         """Text of the table from one seat's view, or the full view when ``seat`` is None."""
-        raise NotImplementedError
+        return self.game.render(self.game_state, seat)
 
     def _game_log(self) -> Sequence[Event]:
         """The game's public record (:mod:`cardgym.record`), oldest event first."""
-        return ()
+        return self.game.log(self.game_state)
 
     def _game_describe(self, event: Event, seat: int) -> str:
         """One event in words, as ``seat`` saw it (:data:`~cardgym.record.TABLE`: the
         full view, secrets included)."""
-        raise NotImplementedError
+        return self.game.describe_event(event, seat, self.num_players)
 
     # --------------------------------------------------------------- spaces
 

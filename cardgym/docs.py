@@ -41,9 +41,9 @@ def render_docstring(text: str, actions: ActionTable[object], spec: ObservationS
 
 def env_modules() -> list[str]:
     """Modules whose docstring carries generated tables: one ``env`` module per game."""
-    from cardgym.registration import GAMES
+    from cardgym.registration import games
 
-    return [game.entry_point.split(":")[0] for game in GAMES]
+    return [game.entry_point.split(":")[0] for game in games()]
 
 
 def expected_source(module_name: str) -> tuple[Path, str, str]:
@@ -51,20 +51,22 @@ def expected_source(module_name: str) -> tuple[Path, str, str]:
     module = importlib.import_module(module_name)
     path = Path(module.__file__)  # type: ignore[arg-type]
     source = path.read_text()
-    env_class = module.raw_env
+    from cardgym.registration import find_game
+
+    game = find_game(module_name.partition(".")[0])
+    layout = game.layout(game.make_config(game.player_counts[0]))
     group_by = getattr(module, "DOC_GROUPS", None)
-    updated = render_docstring(source, env_class.action_table, env_class.observation_spec,
-                               group_by)
+    updated = render_docstring(source, layout.action_table, layout.observation_spec, group_by)
     for tag, actions, spec, groups in getattr(module, "EXTRA_LAYOUTS", ()):
         updated = render_docstring(updated, actions, spec, groups, tag)
     return path, source, updated
 
 
 def env_module(game: str) -> ModuleType:
-    """The ``env`` module of a game (id or short name), e.g. ``phpets_env.env``.
+    """The ``env`` module of a game (id or short name), e.g. ``<package>.env``.
 
     The package's ``env()`` function shadows the module of the same name as an
-    attribute (``phpets_env.env`` is the function), so the module is looked up by
+    attribute (``<package>.env`` is the function), so the module is looked up by
     its full name (``importlib``, i.e. ``sys.modules``), never as an attribute.
     """
     from cardgym.registration import find_game

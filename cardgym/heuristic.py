@@ -1,6 +1,7 @@
-"""Hand-written heuristic policies, one per game (see :data:`agents.specs.HEURISTICS`).
+"""Helpers for the hand-written heuristic policies each game package ships
+(``<game>/heuristic.py``, named by the game's ``GAME.heuristic``).
 
-Each policy reads only the observation vector and action mask it is given (fields by
+Each heuristic policy reads only the observation vector and action mask it is given (fields by
 name through the game's ``OBSERVATION_SPEC``, actions by name through its
 ``ACTION_TABLE``), keeps no state between calls, and uses the generator only to break
 ties between equally good actions.

@@ -2,7 +2,7 @@
 
 Every game keeps a log of :class:`Event` in its state, appended by the engine as
 moves resolve: who did what, at whom, naming which card, with what result. Most of
-an event is public (RULES.md §1: every announced choice, every card played face up,
+an event is public (docs/rules/README.md: every announced choice, every card played face up,
 every reveal); an event may also carry one *secret* detail (the card given to a
 Favor, the depth a kitten went back to) that only the seats in ``seen_by`` saw.
 

@@ -1,4 +1,9 @@
-"""Registration of cardgym environments in PettingZoo's registry.
+"""The registry of games, and their registration in PettingZoo's registry.
+
+Games register through the ``cardgym.games`` entry-point group: each entry names a
+:class:`~cardgym.game.Game` object (``"package.game:GAME"``), so a game from
+another distribution joins by declaring one entry point and being installed. A
+game can also be added at run time with :func:`register_game`.
 
 After ``import cardgym``::
 
@@ -7,38 +12,84 @@ After ``import cardgym``::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
 
 import pettingzoo
 
+from cardgym.game import Game, check_game
 
-@dataclass(frozen=True)
-class GameEntry:
-    """A registered environment and the player counts it supports."""
+__all__ = ["ENTRY_POINT_GROUP", "GAMES", "Game", "find_game", "games", "register_all",
+           "register_game", "short_name"]
 
-    env_id: str
-    entry_point: str
-    player_counts: tuple[int, ...]
-    module: str
-    parallel_entry_point: str | None = None
+#: The entry-point group games register in.
+ENTRY_POINT_GROUP = "cardgym.games"
+
+#: Every registered game, in registration order (a live list: see :func:`games`).
+GAMES: list[Game] = []
+_REGISTERED = GAMES
 
 
-GAMES: tuple[GameEntry, ...] = (
-    GameEntry("cardgym/power_hungry_pets-v1", "phpets_env.env:env", tuple(range(2, 7)), "phpets_env"),
-    GameEntry("cardgym/exploding_kittens-v1", "ek_env.env:env", tuple(range(2, 10)), "ek_env"),
-    GameEntry("cardgym/karel_kakelaar-v1", "kakelaar_env.env:env", (2, 3, 4, 5), "kakelaar_env",
-              parallel_entry_point="kakelaar_env.parallel:parallel_env"),
-)
+def _discover() -> list[Game]:
+    found: dict[str, Game] = {}
+    points = list(entry_points(group=ENTRY_POINT_GROUP))
+    for point in sorted(points, key=lambda p: _distribution_order(p, points)):
+        game = point.load()
+        if not isinstance(game, Game):
+            raise TypeError(f"entry point {point.name} = {point.value!r} in group "
+                            f"{ENTRY_POINT_GROUP!r} is not a cardgym.game.Game")
+        if game.name in found and found[game.name] is not game:
+            raise ValueError(f"two games named {game.name!r} are registered")
+        found[game.name] = game
+    return list(found.values())
+
+
+def _distribution_order(point: EntryPoint, points: list[EntryPoint]) -> tuple[bool, str, int]:
+    # cardgym's own games first, in the order its metadata lists them; then other
+    # distributions' by distribution name: the same order on every machine.
+    name = point.dist.name if point.dist is not None else ""
+    return name != "cardgym", name, points.index(point)
+
+
+def games() -> tuple[Game, ...]:
+    """Every registered game: cardgym's own, then other distributions' (by
+    distribution name), then those added with :func:`register_game`."""
+    return tuple(_REGISTERED)
+
+
+def register_game(game: Game) -> Game:
+    """Add ``game`` to the registry and to PettingZoo's (idempotent).
+
+    Raises:
+        ValueError: the game fails :func:`~cardgym.game.check_game`, or another
+            game of the same name is registered.
+    """
+    for known in _REGISTERED:
+        if known.name == game.name:
+            if known is game:
+                return game
+            raise ValueError(f"another game named {game.name!r} is registered "
+                             f"({known.env_entry_point})")
+    problems = check_game(game)
+    if problems:
+        raise ValueError(f"{game.name}: not a complete game: " + "; ".join(problems))
+    _REGISTERED.append(game)
+    _register_with_pettingzoo(game)
+    return game
+
+
+def _register_with_pettingzoo(game: Game) -> None:
+    if game.env_id not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", game.env_id, game.env_entry_point)
+    if game.parallel_entry_point and game.env_id not in pettingzoo.parallel_registry:
+        pettingzoo.register("parallel", game.env_id, game.parallel_entry_point)
 
 
 def register_all() -> None:
-    """Register every game in PettingZoo's AEC registry, and in its parallel registry
-    when the game has a parallel env (idempotent)."""
-    for game in GAMES:
-        if game.env_id not in pettingzoo.aec_registry:
-            pettingzoo.register("aec", game.env_id, game.entry_point)
-        if game.parallel_entry_point and game.env_id not in pettingzoo.parallel_registry:
-            pettingzoo.register("parallel", game.env_id, game.parallel_entry_point)
+    """Register every game of the entry points (idempotent)."""
+    for game in _discover():
+        if game not in _REGISTERED:
+            _REGISTERED.append(game)
+        _register_with_pettingzoo(game)
 
 
 def short_name(env_id: str) -> str:
@@ -46,10 +97,12 @@ def short_name(env_id: str) -> str:
     return env_id.split("/")[-1].rsplit("-v", 1)[0]
 
 
-def find_game(name: str) -> GameEntry:
-    """A registered game by id or short name (e.g. ``power_hungry_pets``)."""
-    for game in GAMES:
-        if name in (game.env_id, short_name(game.env_id), game.module):
+def find_game(name: str | Game) -> Game:
+    """A registered game by id, short name or package name."""
+    if isinstance(name, Game):
+        return name
+    for game in _REGISTERED:
+        if name in (game.env_id, game.name, game.module):
             return game
-    known = ", ".join(short_name(g.env_id) for g in GAMES)
+    known = ", ".join(game.name for game in _REGISTERED) or "none (is cardgym installed?)"
     raise ValueError(f"unknown game {name!r}; known games: {known}")

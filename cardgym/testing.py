@@ -1,9 +1,10 @@
 """Conformance kit: the checks every cardgym environment must pass.
 
-Each game describes itself with a :class:`GameKit` (how to build the env, and the
-engine functions the checks compare against); the functions here take a kit and
-raise ``AssertionError`` with a readable message on the first failure. The test
-suite runs every check over every game; a new game only adds its kit.
+A :class:`GameKit` holds what the checks need of a game (how to build the env, and
+the engine functions the checks compare against); :func:`kits_of` builds the kits of
+a game from its contract (:class:`~cardgym.game.Game`). The functions here take a
+kit and raise ``AssertionError`` with a readable message on the first failure. The
+test suite runs every check over every registered game.
 
 Checks: PettingZoo's ``api_test`` and ``render_test``; seeding over many episodes
 (:func:`check_seeding`); masks equal the engine's legal moves
@@ -19,8 +20,9 @@ random-play fuzzing with the game's invariants (:func:`fuzz`).
 from __future__ import annotations
 
 import copy
+import functools
 import pickle
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +31,7 @@ from gymnasium import spaces
 from gymnasium.utils.env_checker import data_equivalence
 
 from cardgym.aec import CardGameEnv
+from cardgym.game import Game
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,32 @@ class GameKit:
     option_sets: Sequence[dict[str, Any]] = field(default_factory=lambda: [{}])
     max_steps: int = 100_000
     choice_visibility: Callable[[Any, int], tuple[Hashable, int]] | None = None
+    weights: Mapping[int, float] = field(default_factory=dict)
+    game: Game | None = None
+
+    @classmethod
+    def of(cls, game: Game, variant: str | None = None) -> GameKit:
+        """The kit of a game's contract, or of one of its ``test_variants`` (a kit
+        named ``NAME_VARIANT`` whose envs are built with the variant's preset)."""
+        make_env: Callable[..., CardGameEnv[Any]] = game.make_env
+        name, option_sets = game.name, game.test_option_sets
+        if variant is not None:
+            chosen = game.test_variants[variant]
+            make_env = functools.partial(game.make_env, **chosen.preset)
+            name, option_sets = f"{game.name}_{variant}", chosen.option_sets
+        return cls(
+            name=name, make_env=make_env, player_counts=game.player_counts,
+            legal_moves=game.legal_moves, move_to_action=game.move_to_action,
+            resample_hidden=game.resample_hidden, invariants=game.invariants,
+            option_sets=[dict(options) for options in option_sets],
+            max_steps=game.max_steps, choice_visibility=game.choice_visibility,
+            weights=game.test_weights, game=game,
+        )
+
+
+def kits_of(game: Game) -> list[GameKit]:
+    """The kits of a game: its own, then one per test variant."""
+    return [GameKit.of(game), *(GameKit.of(game, name) for name in game.test_variants)]
 
 
 def random_action(mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -223,10 +252,82 @@ def check_pickle(kit: GameKit, num_players: int, seed: int = 5) -> None:
         copy.step(None if done else random_action(obs_b["action_mask"], rng_b))
 
 
+_IMMUTABLE = (int, float, str, bytes, bool, type(None), frozenset, range)
+
+
+def shared_mutables(original: Any, clone: Any) -> list[str]:
+    """Paths of mutable objects (lists, dicts, sets, bytearrays, arrays, objects with
+    fields) that ``clone`` shares with ``original``; tuples and frozen dataclasses are
+    followed, other immutables skipped."""
+    found: list[str] = []
+    seen: set[int] = set()
+
+    def children(value: Any) -> list[tuple[str, Any]]:
+        if isinstance(value, dict):
+            return [(f"[{key!r}]", item) for key, item in value.items()]
+        if isinstance(value, (list, tuple)):
+            return [(f"[{i}]", item) for i, item in enumerate(value)]
+        if isinstance(value, (set, bytearray, np.ndarray)):
+            return []
+        slots = getattr(type(value), "__slots__", ())
+        fields = [name for name in slots if hasattr(value, name)]
+        fields += list(getattr(value, "__dict__", {}))
+        return [(f".{name}", getattr(value, name)) for name in fields]
+
+    def frozen(value: Any) -> bool:
+        params = getattr(type(value), "__dataclass_params__", None)
+        return isinstance(value, (tuple, *_IMMUTABLE)) or bool(params and params.frozen)
+
+    def walk(a: Any, b: Any, path: str) -> None:
+        if isinstance(a, _IMMUTABLE) or id(a) in seen:
+            return
+        seen.add(id(a))
+        if a is b and not frozen(a):
+            found.append(path)
+            return
+        if type(a) is not type(b):
+            return
+        pairs_b = dict(children(b))
+        for key, item in children(a):
+            if key in pairs_b:
+                walk(item, pairs_b[key], path + key)
+
+    walk(original, clone, "state")
+    return found
+
+
+def check_clones(kit: GameKit, num_players: int, games: int = 5, seed: int = 11) -> int:
+    """``state.clone()`` at every step of random games: equal to the original, sharing
+    no mutable object with it, and playing the clone on leaves the original as it was.
+    Returns the number of states cloned."""
+    env = kit.make_env(num_players=num_players)
+    rng = np.random.default_rng(seed)
+    cloned = 0
+    for episode in range(games):
+        env.reset(seed=seed + episode)
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            state: Any = env.game_state
+            before = copy.deepcopy(state)
+            twin = state.clone()
+            assert twin == state, f"{kit.name}: a clone differs from its original"
+            shared = shared_mutables(state, twin)
+            assert not shared, f"{kit.name}: the clone shares mutable {', '.join(shared[:5])}"
+            if kit.game is not None and not kit.game.is_over(twin):
+                layout = kit.game.layout(env.config)
+                legal = [i for i in range(layout.num_actions) if layout.legal_mask(twin) >> i & 1]
+                layout.apply(twin, legal[0], np.random.default_rng(0))
+                assert state == before, f"{kit.name}: playing on a clone changed the original"
+            cloned += 1
+            done = terminated or truncated
+            env.step(None if done else random_action(obs["action_mask"], rng))
+    return cloned
+
+
 def check_no_leaks(kit: GameKit, num_players: int, games: int = 30, resamples: int = 3,
                    options: dict[str, Any] | None = None, seed: int = 0,
                    probe_budget: int | None = None, min_games: int = 2) -> int:
-    """The leak test (RULES.md §1).
+    """The leak test (docs/rules/README.md).
 
     At every step, for every seat: replace the state with ``resample_hidden``
     (everything the seat cannot know dealt anew, consistent with what it knows)
@@ -400,7 +501,7 @@ def check_choices(kit: GameKit, num_players: int, games: int = 10,
 def check_decision(kit: GameKit, env: CardGameEnv[Any], private: bool = True,
                    public: bool = True, resample: bool = True,
                    report: ChoiceReport | None = None, where: str = "") -> ChoiceReport:
-    """The choice checks (RULES.md §1, both ways) at the env's current decision.
+    """The choice checks (docs/rules/README.md, both ways) at the env's current decision.
 
     Every legal alternative is applied to a clone of the state with the same
     generator state, and the alternatives are grouped by what the table sees of them

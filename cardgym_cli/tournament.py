@@ -18,14 +18,14 @@ from typing import TextIO
 
 import numpy as np
 
-from cardgym.cli import (
+from cardgym.arguments import (
     game_name,
     non_negative_int,
     positive_int,
     select_settings,
     setting_seed,
 )
-from cardgym.registration import GameEntry, short_name
+from cardgym.registration import Game, short_name
 
 DEFAULT_GAMES = 300
 
@@ -43,7 +43,7 @@ class TableResult:
         seconds: wall time of the games, resets and choices included.
     """
 
-    game: GameEntry
+    game: Game
     num_players: int
     games: int
     steps: int
@@ -61,7 +61,7 @@ class TableResult:
         return self.steps / self.seconds if self.seconds > 0 else math.inf
 
 
-def play_table(game: GameEntry, num_players: int, num_games: int, seed: int) -> TableResult:
+def play_table(game: Game, num_players: int, num_games: int, seed: int) -> TableResult:
     """Play ``num_games`` games of uniformly random legal play through ``env()``.
 
     The environment and the agents' generator are seeded from ``seed`` once; later

@@ -1,5 +1,6 @@
-"""Exploding Kittens (RULES.md §3) as a PettingZoo AEC environment."""
+"""Exploding Kittens (docs/rules/exploding_kittens.md) as a PettingZoo AEC environment."""
 
 from ek_env.env import ENV_ID, env, raw_env
+from ek_env.game import GAME
 
-__all__ = ["ENV_ID", "env", "raw_env"]
+__all__ = ["ENV_ID", "GAME", "env", "raw_env"]

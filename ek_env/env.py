@@ -1,6 +1,6 @@
 """Exploding Kittens, a PettingZoo AEC environment (``cardgym/exploding_kittens-v1``).
 
-Two to nine players (two base decks from six on), RULES.md §3. On your turn you
+Two to nine players (two base decks from six on), docs/rules/exploding_kittens.md. On your turn you
 play any number of cards, one play at a time, then end the turn by drawing; draw
 an Exploding Kitten without a Defuse and you are out. The last player standing
 wins. Every decision of the rules is a step of the agent who makes it: the turn
@@ -29,7 +29,7 @@ Arguments of ``env()`` / ``raw_env()``:
 | `combos` | `True`, `False` | `True` | special combos (two and three of any name, five different); `False` keeps cat pairs only |
 | `empty_hand_target` | `"allowed"`, `"forbidden"` | `"allowed"` | may Favor and pairs target a player without cards (to no effect)? Three of a kind may always target anyone |
 | `eliminated_cards` | `"discard"`, `"out_of_play"` | `"discard"` | an exploded player's hand and kitten go to the discard pile, or are shown and set aside |
-| `expansions` | `()`, `("streaking",)` | `()` | the Streaking Kittens expansion (RULES.md §4; see below); a single name or a list is accepted too |
+| `expansions` | `()`, `("streaking",)` | `()` | the Streaking Kittens expansion (docs/rules/exploding_kittens.md, Streaking Kittens; see below); a single name or a list is accepted too |
 | `fast` | `False`, `True` | `False` | Streaking Kittens only: a third of the undealt cards (rounded down) go back to the box unseen before the kittens and Defuses go in |
 | `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `"ansi"`: `render()` returns the table as text; `"human"`: `reset()` and `step()` print it by themselves (as Gymnasium and PettingZoo envs do), and so does `render()` |
 | `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act, or everything |
@@ -46,7 +46,7 @@ last, whether to Nope. A Nope opens a new window answering it, asked in the same
 way clockwise after the Noper. When a whole window passes, the play happens if the
 number of Nopes is even. Everyone is asked whether they hold a Nope or not (with
 `pass` the only legal action without one), so that being asked tells nobody
-anything (RULES.md §1). Noped cards stay in the discard pile.
+anything (docs/rules/README.md). Noped cards stay in the discard pile.
 
 Compound choices are phases of the turn holder: three of a kind is played with
 its target, then the card is named (`name_card`), then the Nope window; five
@@ -58,7 +58,7 @@ that player. A drawn kitten with a Defuse in hand is defused at once (the Defuse
 is played automatically, as the rules require) and the drawer chooses the depth
 (`insert`, 0 = top .. deck size = bottom).
 
-Settled points (RULES.md §3 and this implementation): targets are living players
+Settled points (docs/rules/exploding_kittens.md and this implementation): targets are living players
 other than the turn holder; a Defuse never joins a combo; a Nope may be one of
 the cards of a pair, three of a kind or five different; the five different kinds
 exclude Exploding Kitten and Defuse; three of a kind may name any card, the
@@ -74,7 +74,7 @@ ends. Nothing else.
 
 Observation: ``{"observation": float32 vector, "action_mask": int8 vector}``. The
 mask is 1 for the legal actions of the agent to act and all zero for the others.
-The vector holds only what the agent may know (RULES.md §1): public facts (hand
+The vector holds only what the agent may know (docs/rules/README.md): public facts (hand
 sizes, discard pile, deck size, kittens in the deck, owed turns, the phase and the
 pending play with its Nope count), its own hand, the depths of the draw pile it
 saw with See the Future or chose for its own Defuse (until a shuffle or another
@@ -217,7 +217,7 @@ Keys: `hands` and `deck` (required; the deck holds players - 1 kittens and at mo
 79 cards, the largest pile a game deals, or 126 with the expansion), `discard`,
 `first_player`, `owed_turns`, `attacked` (see :mod:`ek_env.scenario`).
 
-Streaking Kittens (``expansions=("streaking",)``, RULES.md §4). The 15 cards
+Streaking Kittens (``expansions=("streaking",)``, docs/rules/exploding_kittens.md, Streaking Kittens). The 15 cards
 join the base deck(s): setup as above with the 14 non-kitten cards shuffled in
 before dealing, as many Exploding Kittens as players, and 2 leftover Defuses with
 2-4 players, 1 with 5, all with 6-9 (`deck_defuses` does not apply). The rules as
@@ -261,7 +261,7 @@ implemented, with the points the rule texts leave open settled:
   marked ones and the cards they saw arrive while blind (a Favor received), and
   they forget the rest of their hand when the curse strikes, so that neither their
   observation nor their mask depends on which cards they hold (issue text and
-  RULES.md §1). On their turn they may draw or play a random card (`blind:play`):
+  docs/rules/README.md). On their turn they may draw or play a random card (`blind:play`):
   a card playable now is played, a Favor, Mark or Curse after its target is chosen
   (`target:+k`; lost if no target is valid); a kitten explodes them; anything else
   (Nope, Defuse, cats, the Streaking Kitten) is lost. No combos while blind. In a
@@ -372,21 +372,15 @@ action table did not change (319 actions).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from cardgym.aec import CardGameEnv, StepOutcome
-from cardgym.record import Event
-from ek_env import rules
 from ek_env.cards import CARD_NAMES
-from ek_env.encoding import ACTION_TABLE, BASE, OBSERVATION_SPEC, STREAKING, Layout, layout
-from ek_env.record import describe_event
-from ek_env.render import render_full, render_view
+from ek_env.encoding import ACTION_TABLE, BASE, OBSERVATION_SPEC, STREAKING, Layout
+from ek_env.game import GAME
 from ek_env.state import GAME_OVER, Config, State
-from ek_env.view import PlayerView
 
 ENV_ID = "cardgym/exploding_kittens-v1"
 
@@ -435,6 +429,7 @@ EXTRA_LAYOUTS = [("streaking", STREAKING.action_table, STREAKING.observation_spe
 class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     """Exploding Kittens AEC environment; see the module docstring."""
 
+    game = GAME
     action_table = ACTION_TABLE
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
@@ -460,21 +455,9 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     ) -> None:
         self.config = Config(num_players, hand_size, deck_defuses, attack_stacking, combos,
                              empty_hand_target, eliminated_cards, expansions, fast)
-        self.layout = layout(self.config)
-        self.action_table = self.layout.action_table
-        self.observation_spec = self.layout.observation_spec
         super().__init__(num_players, render_mode, render_seat, illegal_action)
 
     # hooks --------------------------------------------------------------
-
-    def _game_new(self, rng: np.random.Generator, scenario: dict[str, Any] | None) -> State:
-        return rules.new_game(self.config, rng, scenario)
-
-    def _game_to_act(self) -> int:
-        return self.game_state.to_act  # type: ignore[union-attr]
-
-    def _game_legal_mask(self) -> int:
-        return self.layout.legal_mask(self.game_state)  # type: ignore[arg-type]
 
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
         state: State = self.game_state  # type: ignore[assignment]
@@ -491,21 +474,6 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
                 rewards[state.winner] = 1.0
             return StepOutcome(rewards, game_over=True)
         return StepOutcome(rewards, finished=tuple(out))
-
-    def _game_encode(self, seat: int) -> NDArray[np.float32]:
-        return self.layout.encode(PlayerView(self.game_state, seat))  # type: ignore[arg-type]
-
-    def _game_render(self, seat: int | None) -> str:
-        state: State = self.game_state  # type: ignore[assignment]
-        if seat is None:
-            return render_full(state)
-        return render_view(PlayerView(state, seat))
-
-    def _game_log(self) -> Sequence[Event]:
-        return self.game_state.log  # type: ignore[union-attr]
-
-    def _game_describe(self, event: Event, seat: int) -> str:
-        return describe_event(event, seat, self.num_players)
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -1,6 +1,6 @@
 """Karel Kakelaar, a PettingZoo environment (``cardgym/karel_kakelaar-v1``), AEC and parallel.
 
-Two to five players bid for worms over nine rounds (RULES.md §5). Each round a row
+Two to five players bid for worms over nine rounds (docs/rules/karel_kakelaar.md). Each round a row
 of cards (one per player; 3 with two players) is turned up; everyone bids one hand
 card face down; the highest bid takes position 1, the next position 2, and so on;
 bids go to their owner's discard pile. Then each player may play a mother hen to
@@ -22,7 +22,7 @@ Arguments of ``env()`` / ``raw_env()`` / ``parallel_env()``:
 | argument | values | default | meaning |
 |---|---|---|---|
 | `num_players` | 2..5 | 2 | seats at the table; with 2 a robot chicken bids too |
-| `worm_counts` | 8 integers >= 0 summing to 36 | `(5, 5, 5, 5, 4, 4, 4, 4)` | worms of value 1..8 (the seed does not give them) |
+| `worm_counts` | 8 integers >= 0 summing to 36 | `(5, 5, 5, 5, 4, 4, 4, 4)` | worms of value 1..8 (the printed rules do not give them) |
 | `reward` | `"win_loss"`, `"score_difference"` | `"win_loss"` | +1 to each winner and -1 to every other player, or own worm total minus the mean of the other players' totals |
 | `final_tie` | `"shared"`, `"draw"` | `"shared"` | players tied on worms and on hand size all win (+1), or draw (0; the others -1) |
 | `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `"ansi"`: `render()` returns the table as text; `"human"`: `reset()` and `step()` print it by themselves (as Gymnasium and PettingZoo envs do), and so does `render()` |
@@ -50,14 +50,14 @@ one legal action, ``hen:none`` in the hen stage and ``pass`` in the others. Both
 play the same game: a stage's commits are hidden until it resolves, so their order
 carries no information.
 
-Settled points (RULES.md §5 and this implementation): equal bids rank by
+Settled points (docs/rules/karel_kakelaar.md and this implementation): equal bids rank by
 closeness to the tractor clockwise, the holder first; with two players the circle is
 first holder, other player, robot. A seat with no card to bid (only possible with a
 scenario) bids nothing and ranks below every bid. After round 9 and its mother-hen
 step the worms in hand score; ties go to fewer hand cards, then ``final_tie``. Cards
 taken back from the face-up discard pile are public when the stage resolves.
 
-Information (RULES.md §1): every card enters and leaves a hand face up (the five
+Information (docs/rules/README.md): every card enters and leaves a hand face up (the five
 chickens dealt, the row cards won, the bids revealed, hens played, cards taken back
 from a face-up discard pile), so every hand is public and the observation shows them
 all. Hidden: the draw pile's order, which cards were removed unseen (their union is
@@ -159,25 +159,15 @@ import inspect
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import numpy as np
-from numpy.typing import NDArray
-
-from cardgym.aec import CardGameEnv, StepOutcome
-from cardgym.record import Event
-from kakelaar_env import rules
+from cardgym.aec import CardGameEnv
 from kakelaar_env.cards import DEFAULT_WORM_COUNTS
 from kakelaar_env.encoding import (
     ACTION_TABLE,
     OBSERVATION_SPEC,
-    apply_action,
-    encode,
-    legal_action_mask,
 )
+from kakelaar_env.game import GAME
 from kakelaar_env.parallel import parallel_env
-from kakelaar_env.record import describe_event
-from kakelaar_env.render import render_full, render_view
-from kakelaar_env.state import GAME_OVER, Config, State
-from kakelaar_env.view import PlayerView
+from kakelaar_env.state import Config, State
 
 ENV_ID = "cardgym/karel_kakelaar-v1"
 
@@ -192,6 +182,7 @@ DOC_GROUPS = [
 class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     """Karel Kakelaar AEC environment; see the module docstring."""
 
+    game = GAME
     action_table = ACTION_TABLE
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
@@ -215,39 +206,6 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
         # Config validates worm_counts and stores it as a tuple.
         self.config = Config(num_players, worm_counts, reward, final_tie)  # type: ignore[arg-type]
         super().__init__(num_players, render_mode, render_seat, illegal_action)
-
-    # hooks --------------------------------------------------------------
-
-    def _game_new(self, rng: np.random.Generator, scenario: dict[str, Any] | None) -> State:
-        return rules.new_game(self.config, rng, scenario)
-
-    def _game_to_act(self) -> int:
-        return self.game_state.current  # type: ignore[union-attr]
-
-    def _game_legal_mask(self) -> int:
-        return legal_action_mask(self.game_state)  # type: ignore[arg-type]
-
-    def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
-        state: State = self.game_state  # type: ignore[assignment]
-        apply_action(state, action)
-        if state.phase == GAME_OVER:
-            return StepOutcome(rules.returns(state), game_over=True)
-        return None
-
-    def _game_encode(self, seat: int) -> NDArray[np.float32]:
-        return encode(PlayerView(self.game_state, seat))  # type: ignore[arg-type]
-
-    def _game_render(self, seat: int | None) -> str:
-        state: State = self.game_state  # type: ignore[assignment]
-        if seat is None:
-            return render_full(state)
-        return render_view(PlayerView(state, seat))
-
-    def _game_log(self) -> Sequence[Event]:
-        return self.game_state.log  # type: ignore[union-attr]
-
-    def _game_describe(self, event: Event, seat: int) -> str:
-        return describe_event(event, seat, self.num_players)
 
 
 def env(**kwargs: Any) -> raw_env:

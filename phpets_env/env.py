@@ -1,7 +1,7 @@
 """Power Hungry Pets, a PettingZoo AEC environment (``cardgym/power_hungry_pets-v1``).
 
 Two to six players; an episode is a whole match of rounds, won at 3 tokens with
-2-3 players and 2 tokens with 4-6 (RULES.md §2). Each turn the player to act has
+2-3 players and 2 tokens with 4-6 (docs/rules/power_hungry_pets.md). Each turn the player to act has
 drawn a second card and plays one of the two; Grave Digger and Mouse Trapper open
 a follow-up decision of the same player. Eliminated players sit out the rest of
 the round but stay agents until the match ends.
@@ -29,7 +29,7 @@ Arguments of ``env()`` / ``raw_env()``:
 | `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act, or everything |
 | `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the match with -1 for the offender |
 
-Settled points (RULES.md §2 and this implementation): after a shared round win the
+Settled points (docs/rules/power_hungry_pets.md and this implementation): after a shared round win the
 first winner clockwise from the previous start player (that player included)
 starts; with `final_tie="nobody"` and no winner, the next seat clockwise starts.
 The 7 tokens can run short only in a match-deciding shared win; a tied player who
@@ -41,7 +41,7 @@ ends (several winners are possible after a shared round win); nothing before.
 
 Observation: ``{"observation": float32 vector, "action_mask": int8 vector}``. The
 mask is 1 for the legal actions of the agent to act and all zero for the others.
-The vector holds only what the agent may know (RULES.md §1): public cards and
+The vector holds only what the agent may know (docs/rules/README.md): public cards and
 facts, its own hand, and what it saw or can follow: a card compared in Battle
 Bunny, received or given in a swap, the set-aside card seen with Grave Digger, the
 pile position where it put a card with Mouse Trapper (and who then drew it). A
@@ -159,26 +159,19 @@ the ansi render tell what happened since a seat's last move.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from cardgym.aec import CardGameEnv, StepOutcome
-from cardgym.record import Event
 from phpets_env import rules
 from phpets_env.encoding import (
     ACTION_TABLE,
     OBSERVATION_SPEC,
     apply_action,
-    encode,
-    legal_action_mask,
 )
-from phpets_env.record import describe_event
-from phpets_env.render import render_full, render_view
+from phpets_env.game import GAME
 from phpets_env.state import MATCH_OVER, Config, State
-from phpets_env.view import PlayerView
 
 ENV_ID = "cardgym/power_hungry_pets-v1"
 
@@ -194,6 +187,7 @@ DOC_GROUPS = [
 class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     """Power Hungry Pets AEC environment; see the module docstring."""
 
+    game = GAME
     action_table = ACTION_TABLE
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
@@ -218,15 +212,6 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
 
     # hooks --------------------------------------------------------------
 
-    def _game_new(self, rng: np.random.Generator, scenario: dict[str, Any] | None) -> State:
-        return rules.new_game(self.config, rng, scenario)
-
-    def _game_to_act(self) -> int:
-        return self.game_state.current  # type: ignore[union-attr]
-
-    def _game_legal_mask(self) -> int:
-        return legal_action_mask(self.game_state)  # type: ignore[arg-type]
-
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
         state: State = self.game_state  # type: ignore[assignment]
         round_before = state.round_number
@@ -241,21 +226,6 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
         if over:
             return StepOutcome(rules.returns(state), game_over=True)
         return None
-
-    def _game_encode(self, seat: int) -> NDArray[np.float32]:
-        return encode(PlayerView(self.game_state, seat))  # type: ignore[arg-type]
-
-    def _game_log(self) -> Sequence[Event]:
-        return self.game_state.log  # type: ignore[union-attr]
-
-    def _game_describe(self, event: Event, seat: int) -> str:
-        return describe_event(event, seat, self.num_players)
-
-    def _game_render(self, seat: int | None) -> str:
-        state: State = self.game_state  # type: ignore[assignment]
-        if seat is None:
-            return render_full(state)
-        return render_view(PlayerView(state, seat))
 
 
 def env(**kwargs: Any) -> raw_env:

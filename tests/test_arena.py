@@ -17,8 +17,8 @@ from agents.policy import RandomPolicy
 from agents.specs import AgentSpecError
 from benchmarks import arena, arena_report
 from benchmarks.arena import Rating, Standing, pairings, rate_games, run_arena
-from cardgym.cli import main
 from cardgym.registration import find_game
+from cardgym_cli import main
 
 KAKELAAR = find_game("karel_kakelaar")
 KITTENS = find_game("exploding_kittens")

@@ -14,12 +14,12 @@ from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 from cardgym.aec import CardGameEnv
 from cardgym.errors import GameOverError, OptionError, OrderError
-from cardgym.registration import GAMES, GameEntry
+from cardgym.registration import GAMES, Game
 
 IDS = [game.env_id for game in GAMES]
 
 
-def raw(game: GameEntry, **kwargs: Any) -> CardGameEnv[Any]:
+def raw(game: Game, **kwargs: Any) -> CardGameEnv[Any]:
     """The game's ``raw_env`` (``<pkg>.env``'s, found through sys.modules: the
     package's ``env`` function shadows the module)."""
     module = importlib.import_module(game.entry_point.partition(":")[0])
@@ -42,7 +42,7 @@ def play_out(env: CardGameEnv[Any], seed: int = 0) -> None:
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 @pytest.mark.parametrize("options", [["scenario"], ("scenario", {}), "scenario", 3])
 def test_reset_options_that_are_not_a_dict_are_refused_and_change_nothing(
-    game: GameEntry, options: Any
+    game: Game, options: Any
 ) -> None:
     env = raw(game)
     env.reset(seed=3)
@@ -81,7 +81,7 @@ def test_pettingzoo_api_test_probe_does_not_warn_but_a_nested_dict_does() -> Non
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 @pytest.mark.parametrize("seat", [7, -1, 2.0, True, "0"])
-def test_render_text_of_a_seat_not_at_the_table_names_the_seats(game: GameEntry,
+def test_render_text_of_a_seat_not_at_the_table_names_the_seats(game: Game,
                                                                 seat: Any) -> None:
     env = raw(game)
     env.reset(seed=0)
@@ -96,7 +96,7 @@ def test_render_text_of_a_seat_not_at_the_table_names_the_seats(game: GameEntry,
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
-def test_last_after_the_game_ended_is_a_clear_error(game: GameEntry) -> None:
+def test_last_after_the_game_ended_is_a_clear_error(game: Game) -> None:
     env = raw(game)
     env.reset(seed=1)
     play_out(env)
@@ -111,7 +111,7 @@ def test_last_after_the_game_ended_is_a_clear_error(game: GameEntry) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
-def test_api_test_stays_green_and_warns_nothing_about_reset_options(game: GameEntry) -> None:
+def test_api_test_stays_green_and_warns_nothing_about_reset_options(game: Game) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         api_test(raw(game), num_cycles=200)
@@ -123,15 +123,15 @@ def test_api_test_stays_green_and_warns_nothing_about_reset_options(game: GameEn
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_human_mode_renders_by_itself_in_reset_and_step(
-    game: GameEntry, capsys: pytest.CaptureFixture[str]
+    game: Game, capsys: pytest.CaptureFixture[str]
 ) -> None:
     env = raw(game, render_mode="human", render_seat=0)
     env.reset(seed=2)
     assert capsys.readouterr().out == env.render_text(0) + "\n\n"
     for _ in range(3):
-        if not env.agents:
-            break
-        env.step(env.legal_actions()[0] if env.legal_actions() else None)
+        if not env.agents or env.terminations[env.agent_selection]:
+            break  # the table is printed once, when the game ends
+        env.step(env.legal_actions()[0])
         assert capsys.readouterr().out == env.render_text(0) + "\n\n"
 
 
@@ -149,7 +149,7 @@ def test_other_modes_print_nothing_by_themselves(mode: str | None,
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_masks_of_finished_agents_are_zero_after_terminate_illegal_wrapper(
-    game: GameEntry,
+    game: Game,
 ) -> None:
     inner = raw(game)
     env = TerminateIllegalWrapper(inner, illegal_reward=-1)

@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cardgym.cli import main
 from cardgym.errors import OptionError, ScenarioError
-from cardgym.registration import GAMES, GameEntry
+from cardgym.registration import GAMES, Game
+from cardgym_cli import main
 from ek_env.cards import DEFUSE, KITTEN, MAX_DECK, MAX_DECK_STREAKING, composition
+from ek_env.encoding import layout
 from ek_env.env import raw_env as ek_env
 from kakelaar_env import parallel_env
 from kakelaar_env.cards import CHICKEN_TYPES, MAX_COPIES, MAX_SCORE, TYPE_NAMES, parse_card
@@ -86,7 +87,7 @@ def test_ek_scenario_deck_longer_than_the_layout_is_refused_and_changes_nothing(
 ) -> None:
     env = ek_env(num_players=num_players, expansions=("streaking",) if streaking else ())
     limit = MAX_DECK_STREAKING if streaking else MAX_DECK
-    assert env.layout.max_deck == limit
+    assert layout(env.config).max_deck == limit
     env.reset(seed=1)
     before = unchanged(env)
     # With the expansion: every card of the game in the deck (127), no hand holding any.
@@ -105,7 +106,7 @@ def test_ek_the_longest_scenario_deck_stays_inside_the_layout(num_players: int,
     """A full-size pile: every observation in its space, and the defused kitten's
     put-back positions are exactly the insert actions (none spills into take:*)."""
     env = ek_env(num_players=num_players, expansions=("streaking",) if streaking else ())
-    limit = env.layout.max_deck
+    limit = layout(env.config).max_deck
     hands = ek_hands(num_players, streaking)
     deck = ek_deck(num_players, limit, streaking, sum(map(len, hands)))
     env.reset(seed=0, options={"scenario": {"hands": hands, "deck": deck, "first_player": 0}})
@@ -127,7 +128,7 @@ def test_ek_every_dealt_draw_pile_fits_the_layout(num_players: int, streaking: b
             env = ek_env(num_players=num_players, hand_size=hand_size, deck_defuses=rule,
                          expansions=("streaking",) if streaking else ())
             env.reset(seed=0)
-            assert len(env.game_state.deck) <= env.layout.max_deck
+            assert len(env.game_state.deck) <= layout(env.config).max_deck
             observations_in_space(env)
 
 
@@ -358,7 +359,7 @@ def test_the_command_line_refuses_a_float_hand_size_with_status_2(
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
-def test_help_on_the_packages_env_shows_the_documentation_page(game: GameEntry) -> None:
+def test_help_on_the_packages_env_shows_the_documentation_page(game: Game) -> None:
     module = importlib.import_module(game.entry_point.partition(":")[0])
     package = importlib.import_module(game.module)
     page = pydoc.render_doc(package.env, renderer=pydoc.plaintext)
@@ -370,7 +371,7 @@ def test_help_on_the_packages_env_shows_the_documentation_page(game: GameEntry) 
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
-def test_render_mode_row_says_human_mode_prints_in_reset_and_step(game: GameEntry) -> None:
+def test_render_mode_row_says_human_mode_prints_in_reset_and_step(game: Game) -> None:
     module = importlib.import_module(game.entry_point.partition(":")[0])
     (row,) = [line for line in module.__doc__.splitlines() if line.startswith("| `render_mode`")]
     assert '`"human"`: `reset()` and `step()` print it by themselves' in row

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from agents.baselines import (
-    BASELINE_PLAYERS,
     baseline_path,
     baseline_policy_path,
     baseline_settings,
@@ -15,7 +14,7 @@ from agents.options import make_env
 from agents.policy import RandomPolicy, decide
 from agents.sb3 import ModelError, ModelPolicy, read_card
 from agents.specs import AgentSpecError, make_policy
-from cardgym.registration import GameEntry, find_game, short_name
+from cardgym.registration import Game, find_game, short_name
 
 SETTINGS = baseline_settings()
 IDS = [f"{short_name(game.env_id)}-{count}p" for game, count in SETTINGS]
@@ -24,13 +23,14 @@ MAX_BYTES = 1_500_000
 
 
 def test_every_game_has_baselines_at_its_two_benchmark_sizes() -> None:
-    assert BASELINE_PLAYERS == {"power_hungry_pets": (2, 4), "exploding_kittens": (2, 4),
-                                "karel_kakelaar": (2, 5)}
+    sizes = {game.name: game.baseline_players for game, _ in SETTINGS}
+    assert sizes == {"power_hungry_pets": (2, 4), "exploding_kittens": (2, 4),
+                     "karel_kakelaar": (2, 5)}
     assert len(SETTINGS) == 6
 
 
 @pytest.mark.parametrize(("game", "count"), SETTINGS, ids=IDS)
-def test_model_file_and_card_are_shipped(game: GameEntry, count: int) -> None:
+def test_model_file_and_card_are_shipped(game: Game, count: int) -> None:
     path = baseline_path(game, count)
     weights = baseline_policy_path(game, count)
     for shipped in (path, weights):
@@ -48,7 +48,7 @@ def test_model_file_and_card_are_shipped(game: GameEntry, count: int) -> None:
 
 
 @pytest.mark.parametrize(("game", "count"), SETTINGS, ids=IDS)
-def test_policy_files_hold_the_networks_their_cards_describe(game: GameEntry, count: int) -> None:
+def test_policy_files_hold_the_networks_their_cards_describe(game: Game, count: int) -> None:
     from gymnasium import spaces
 
     from agents.policy_file import FORMAT, _build, _fill, _read_tensors
@@ -69,7 +69,7 @@ def test_policy_files_hold_the_networks_their_cards_describe(game: GameEntry, co
 
 
 @pytest.mark.parametrize(("game", "count"), SETTINGS, ids=IDS)
-def test_baseline_plays_only_legal_moves_in_every_seat(game: GameEntry, count: int) -> None:
+def test_baseline_plays_only_legal_moves_in_every_seat(game: Game, count: int) -> None:
     policy = make_policy("baseline", game, count)
     assert isinstance(policy, ModelPolicy)
     random_policy = RandomPolicy()

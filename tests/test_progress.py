@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from cardgym.cli import main
 from cardgym.progress import Progress, is_terminal
+from cardgym_cli import main
 
 
 class Terminal(io.StringIO):

@@ -24,7 +24,7 @@ from benchmarks.throughput import (
     game_factories,
     play,
 )
-from cardgym.registration import GAMES, short_name
+from cardgym.registration import GAMES, find_game, short_name
 
 SETTINGS = [(game, count) for game in GAMES for count in game.player_counts]
 SETTING_IDS = [f"{short_name(game.env_id)}-{count}p" for game, count in SETTINGS]
@@ -110,7 +110,7 @@ def test_chooser_plays_only_legal_actions_in_leduc() -> None:
 
 
 def test_play_counts_one_step_per_env_step_call_and_whole_episodes() -> None:
-    game, count = SETTINGS[0]
+    game, count = find_game("power_hungry_pets"), 2
     env = game_factories(game, count)[throughput.ENV]()
     calls = {"step": 0, "reset": 0}
     step, reset = env.step, env.reset
@@ -132,14 +132,14 @@ def test_play_counts_one_step_per_env_step_call_and_whole_episodes() -> None:
 
 
 def test_play_needs_a_time_budget_or_an_episode_count() -> None:
-    game, count = SETTINGS[0]
+    game, count = find_game("power_hungry_pets"), 2
     env = game_factories(game, count)[throughput.RAW]()
     with pytest.raises(ValueError, match="max_episodes"):
         play(env, RandomLegalChooser(np.random.default_rng(0)))
 
 
 def test_play_plays_at_least_one_episode_even_without_time() -> None:
-    game, count = SETTINGS[0]
+    game, count = find_game("power_hungry_pets"), 2
     env = game_factories(game, count)[throughput.RAW]()
     run = play(env, RandomLegalChooser(np.random.default_rng(0)), seconds=0.0, seed=0)
     assert run.episodes == 1
@@ -150,7 +150,7 @@ def test_play_plays_at_least_one_episode_even_without_time() -> None:
 
 
 def test_each_game_has_env_raw_env_and_the_pettingzoo_chain() -> None:
-    game, count = SETTINGS[0]
+    game, count = find_game("power_hungry_pets"), 2
     factories = game_factories(game, count)
     assert list(factories) == [throughput.ENV, throughput.RAW, throughput.WRAPPED]
     raw = factories[throughput.RAW]()
@@ -167,7 +167,7 @@ def test_each_game_has_env_raw_env_and_the_pettingzoo_chain() -> None:
 
 
 def test_subjects_put_the_leduc_reference_last_when_it_is_there() -> None:
-    game, count = SETTINGS[0]
+    game, count = find_game("power_hungry_pets"), 2
     name = short_name(game.env_id)
 
     def fake_leduc() -> AECEnv:
@@ -244,7 +244,7 @@ def test_results_are_written_as_markdown_and_csv(tmp_path: Path) -> None:
 
 
 def test_pettingzoo_comparison_envs_come_after_the_games_and_before_leduc() -> None:
-    game, count = SETTINGS[0]
+    game, count = find_game("power_hungry_pets"), 2
 
     def never_built() -> AECEnv:
         raise AssertionError("not built here")

@@ -10,14 +10,17 @@ Nothing here imports Ray until a run starts; without the ``rllib`` extra,
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from agents.rllib import require_rllib
-from agents.rllib.train import RllibTrainArgs
-from cardgym.cli import UsageError, check_specs, checked_table, non_negative_int, positive_int
+from agents.arguments import check_specs, checked_table
+from agents.rllib import CARD, require_rllib
+from agents.rllib.train import RUN_FILES, RllibTrainArgs, train
+from agents.runs import check_run_folder
+from cardgym.arguments import UsageError, non_negative_int, positive_int
 from cardgym.registration import short_name
 
 __all__ = ["BACKENDS", "add_arguments", "reject_rllib_arguments", "rllib_train_args",
@@ -134,15 +137,7 @@ def run_rllib_train(args: argparse.Namespace, out: TextIO) -> int:
         require_rllib()
     except ImportError as error:
         raise UsageError(f"--backend rllib: {error}") from None
-    import json
-
-    from agents.rllib import CARD
-    from agents.rllib.train import train
-
     settings = rllib_train_args(args)
-    from agents.commands import check_run_folder
-    from agents.rllib.train import RUN_FILES
-
     check_run_folder(settings.run_dir, RUN_FILES, settings.overwrite)
     where = os.environ.get("RAY_ADDRESS") or "a local Ray instance"
     print(f"train (rllib): {short_name(settings.game)}, {settings.players} players, "

@@ -38,7 +38,6 @@ from ray.rllib.utils.typing import MultiAgentDict
 
 from agents.options import check_options
 from agents.rllib import ACTION_MASK, OBSERVATIONS
-from agents.single_agent import make_game_env
 from cardgym.errors import IllegalMoveError
 from cardgym.registration import find_game
 
@@ -78,7 +77,7 @@ class CardGameMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         self.game = find_game(str(config["game"]))
         self.num_players = int(config.get("num_players") or min(self.game.player_counts))
         self.options = check_options(self.game, self.num_players, config.get("options"))
-        self.aec = make_game_env(self.game, self.num_players, self.options)
+        self.aec = self.game.make_env(num_players=self.num_players, **self.options)
         agents: list[str] = list(self.aec.possible_agents)
         self.possible_agents = list(agents)
         self.agents = list(agents)

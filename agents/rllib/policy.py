@@ -25,8 +25,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from agents.model_card import game_spaces, players_problem
+from agents.policy_file import announce_unpickling
 from agents.rllib import ACTION_MASK, CARD, OBSERVATIONS, SHARED_MODULE, require_rllib
-from cardgym.registration import GameEntry
+from cardgym.registration import Game
 
 __all__ = ["CheckpointError", "RllibPolicy", "find_module_dir", "read_card"]
 
@@ -91,7 +93,7 @@ class RllibPolicy:
         self.deterministic = deterministic
 
     @classmethod
-    def load(cls, path: str | Path, game: GameEntry | None = None,
+    def load(cls, path: str | Path, game: Game | None = None,
              num_players: int | None = None, options: Mapping[str, Any] | None = None,
              deterministic: bool = True, module_id: str = SHARED_MODULE,
              trust_pickle: bool = False) -> RllibPolicy:
@@ -109,8 +111,6 @@ class RllibPolicy:
         card = read_card(path)
         if card is not None and game is not None and card.get("game") != game.env_id:
             raise CheckpointError(f"{path} was trained on {card.get('game')}, not {game.env_id}")
-        from agents.sb3 import players_problem
-
         problem = None if card is None else players_problem(card, path, num_players)
         if problem:
             raise CheckpointError(problem)
@@ -124,8 +124,6 @@ class RllibPolicy:
             )
         import torch
         from ray.rllib.core.rl_module.rl_module import RLModule
-
-        from agents.policy_file import announce_unpickling
 
         announce_unpickling(module_dir, "an RLlib checkpoint, with RLModule.from_checkpoint")
 
@@ -163,14 +161,10 @@ class RllibPolicy:
         return f"RllibPolicy(deterministic={self.deterministic})"
 
 
-def _check_fits(module: Any, module_dir: Path, game: GameEntry, num_players: int | None,
+def _check_fits(module: Any, module_dir: Path, game: Game, num_players: int | None,
                 options: Mapping[str, Any] | None) -> None:
-    from agents.single_agent import make_game_env
-
-    env = make_game_env(game, num_players or min(game.player_counts), options)
-    agent = env.possible_agents[0]
-    expected = env.observation_space(agent)["observation"].shape  # type: ignore[index]
-    actions = env.action_space(agent).n  # type: ignore[attr-defined]
+    observation_space, action_space = game_spaces(game, num_players, options)
+    expected, actions = observation_space.shape, action_space.n
     space = module.observation_space
     try:
         shape = space[OBSERVATIONS].shape

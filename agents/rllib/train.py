@@ -45,8 +45,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.evaluate import evaluate
 from agents.rllib import CARD, SHARED_MODULE
-from agents.train import refuse_overwrite, run_folder
+from agents.rllib.policy import RllibPolicy
+from agents.runs import refuse_overwrite, run_folder
 from cardgym.registration import find_game, short_name
 
 __all__ = ["LEGAL_ACTIONS", "ILLEGAL_ACTIONS", "RllibTrainArgs", "SelfPlayMapping",
@@ -342,9 +344,6 @@ def _write_progress(path: Path, rows: list[dict[str, Any]]) -> None:
 
 def _evaluate(args: RllibTrainArgs, checkpoint: Path) -> dict[str, float]:
     """Win rate of the trained module (deterministic) against each evaluation opponent."""
-    from agents.evaluate import evaluate
-    from agents.rllib.policy import RllibPolicy
-
     game = find_game(args.game)
     # The checkpoint this run has just written: unpickling it trusts only ourselves.
     policy = RllibPolicy.load(checkpoint, game=game, num_players=args.players,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from agents.sb3 import read_card
-from cardgym.cli import main
+from cardgym_cli import main
 
 TINY = ["--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
         "--checkpoint-every", "128", "--eval-every", "256", "--eval-games", "3", "--no-progress"]

@@ -10,11 +10,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.heuristics.ek import EkHeuristic
-from agents.heuristics.kakelaar import KakelaarHeuristic
-from agents.heuristics.phpets import PhpetsHeuristic
 from agents.policy import Policy, RandomPolicy
-from agents.specs import HEURISTICS
+from agents.specs import make_policy
+from cardgym.registration import find_game
+from ek_env.heuristic import EkHeuristic
+from kakelaar_env.heuristic import KakelaarHeuristic
+from phpets_env.heuristic import PhpetsHeuristic
 
 
 def _phpets_winners(env: Any) -> set[int]:
@@ -152,14 +153,15 @@ def test_beats_random_at_two_players(game: str) -> None:
     assert wilson_lower(wins, games) > 0.5, f"{game}: {wins}/{games} wins"
 
 
-def test_specs_name_these_classes() -> None:
-    for module, target in HEURISTICS.items():
-        path, _, name = target.partition(":")
-        cls = getattr(importlib.import_module(path), name)
-        policy = cls(2, {})
-        assert isinstance(policy, Policy)
+def test_every_game_contract_names_its_heuristic_class() -> None:
+    expected = {"power_hungry_pets": PhpetsHeuristic, "exploding_kittens": EkHeuristic,
+                "karel_kakelaar": KakelaarHeuristic}
+    for name, cls in expected.items():
+        assert find_game(name).heuristic is cls, name
+        policy = make_policy("heuristic", find_game(name), 2)
+        assert isinstance(policy, cls) and isinstance(policy, Policy)
         assert policy.name == "heuristic"
-        assert cls.__doc__ and len(cls.__doc__) > 200, module
+        assert cls.__doc__ and len(cls.__doc__) > 200, name
 
 
 def test_single_legal_action_is_taken() -> None:

@@ -1,4 +1,4 @@
-"""The ISMCTS agent (agents/ismcts.py) and the engine adapters it searches with.
+"""The ISMCTS agent (agents/ismcts/) and the engine adapters it searches with.
 
 Small budgets throughout, so that the file runs in CI. What is checked:
 
@@ -6,7 +6,7 @@ Small budgets throughout, so that the file runs in CI. What is checked:
   table, with random and heuristic rollouts and non-default rule options (the env
   raises on an illegal action);
 - results replay from a seed;
-- the information property (RULES.md §1): with the same generator seed, two states
+- the information property (docs/rules/README.md): with the same generator seed, two states
   that differ only in what the acting seat cannot know give the same search (the
   same root statistics, so the same move), for every game and several table sizes
   with the default settings (a heuristic prior; none for Exploding Kittens at three

@@ -13,8 +13,8 @@ from agents.policy_file import save_policy_file  # noqa: E402
 from agents.sb3 import ModelError, ModelPolicy  # noqa: E402
 from agents.single_agent import SingleAgentEnv  # noqa: E402
 from agents.specs import make_policy  # noqa: E402
-from cardgym.cli import main  # noqa: E402
 from cardgym.registration import find_game  # noqa: E402
+from cardgym_cli import main  # noqa: E402
 
 GAME = find_game("power_hungry_pets")
 

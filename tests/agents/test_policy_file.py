@@ -33,8 +33,8 @@ from agents.policy_file import (  # noqa: E402
 from agents.sb3 import ModelError, ModelPolicy, read_card, write_card  # noqa: E402
 from agents.single_agent import SingleAgentEnv  # noqa: E402
 from agents.specs import AgentSpecError, make_policy, trust_pickle  # noqa: E402
-from cardgym.cli import main  # noqa: E402
 from cardgym.registration import find_game  # noqa: E402
+from cardgym_cli import main  # noqa: E402
 
 GAME = find_game("power_hungry_pets")
 KITTENS = find_game("exploding_kittens")

@@ -7,9 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents import outcomes
 from agents.policy import RandomPolicy
 from agents.single_agent import SingleAgentEnv
-from cardgym.registration import GAMES, short_name
+from cardgym.registration import GAMES, find_game, short_name
 
 GAME_NAMES = [short_name(game.env_id) for game in GAMES]
 
@@ -37,19 +38,15 @@ def test_learner_gets_its_final_reward_even_when_an_opponent_ends_the_game(game:
     for seed in range(60):
         total, _ = play_random(env, seed)
         seat = env.aec.agent_name_mapping[env.learner]
-        winners = _winners(env)
-        expected = 1.0 if seat in winners else -1.0
+        expected = env.game.returns(env.aec.game_state)[seat]
         assert total == expected, f"seed {seed}: learner got {total}, outcome {expected}"
+        assert (expected > 0) == (seat in _winners(env)), f"seed {seed}"
         ended_by_opponent += _last_mover(env) != seat
     assert ended_by_opponent > 0, "no game ended on an opponent's move: the test proves nothing"
 
 
 def _winners(env: SingleAgentEnv) -> set[int]:
-    state = env.aec.game_state
-    for attribute in ("match_winners", "winners"):
-        if hasattr(state, attribute):
-            return set(getattr(state, attribute))
-    return {state.winner}
+    return set(outcomes.winners(env.game, env.aec))
 
 
 def _last_mover(env: SingleAgentEnv) -> int:
@@ -127,7 +124,7 @@ def test_short_training_run_saves_a_model_that_reloads_and_plays_legally(tmp_pat
     assert card is not None and card["game"] == "cardgym/power_hungry_pets-v1"
     assert card["timesteps"] >= 1024 and 0 <= card["final_evaluation"]["win_rate_vs_random"] <= 1
     assert sorted(p.name for p in (path.parent / "checkpoints").glob("*.zip"))
-    policy = ModelPolicy.load(path, game=GAMES[0], num_players=2)
+    policy = ModelPolicy.load(path, game=find_game("power_hungry_pets"), num_players=2)
     env = SingleAgentEnv("power_hungry_pets", 2, opponents=["random"])
     rng = np.random.default_rng(0)
     for seed in range(5):

@@ -1,0 +1,123 @@
+"""The game loop of an evaluation: a batch of its games played in one process.
+
+Each game is played from its seeds alone (:mod:`agents.evaluate.seating`), so a
+batch gives the same records in a worker process as in this one.
+
+Matches. With ``match_length=N`` (games whose episode is one game: Exploding
+Kittens, Karel Kakelaar) each "game" of the run is a best-of-N match: N games at
+fixed seats, the env reset for game ``k`` of match ``g`` with
+:func:`~agents.evaluate.seating.match_game_seed` (game 0 with ``game_seed(seed, g)``,
+so ``N=1`` is the plain run) and the seats' generators running on through the match.
+The match winners are the seats with the most game wins (ties share the win; with
+two players and N odd that is the best-of-N winner). Power Hungry Pets already plays
+a match of rounds per episode and takes ``match_length=1`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from agents.evaluate.results import GameRecord
+from agents.evaluate.seating import (
+    AgentSpec,
+    match_game_seed,
+    seat_rng,
+    seating,
+    spec_indices,
+)
+from agents.options import make_env
+from agents.outcomes import RoundTally, winners
+from agents.policy import Policy, decide
+from agents.specs import make_policy
+from cardgym.registration import Game, find_game
+
+__all__ = ["Batch", "build_policies", "play_games"]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Some games (or matches) of one run, as sent to a worker process.
+
+    Attributes:
+        env_id: the game's id.
+        num_players: seats at the table.
+        specs: the run's agents (specs, or picklable policies).
+        seed: the run's seed.
+        options: the rule options, already checked.
+        indices: the numbers of the games to play.
+        match_length: games per best-of-N match.
+    """
+
+    env_id: str
+    num_players: int
+    specs: Sequence[AgentSpec]
+    seed: int
+    options: dict[str, Any]
+    indices: Sequence[int]
+    match_length: int
+
+
+def build_policies(specs: Sequence[AgentSpec], game: Game, num_players: int,
+                   options: Mapping[str, Any]) -> list[Policy]:
+    """One policy per spec: built from a spec string, or the policy object as given."""
+    return [spec if not isinstance(spec, str) else make_policy(spec, game, num_players, options)
+            for spec in specs]
+
+
+def play_games(batch: Batch) -> list[GameRecord]:
+    """Play the games (or matches) of ``batch``; one record each, in its order."""
+    game = find_game(batch.env_id)
+    policies = build_policies(batch.specs, game, batch.num_players, batch.options)
+    spec_of_agent = spec_indices(batch.specs, batch.num_players)
+    env = make_env(game, batch.num_players, batch.options)
+    records = []
+    for g in batch.indices:
+        agents = seating(g, batch.num_players)
+        seat_policy = [policies[spec_of_agent[agent]] for agent in agents]
+        records.append(_play_match(env, game, batch, g, agents, seat_policy))
+    return records
+
+
+def _play_match(env: Any, game: Game, batch: Batch, g: int, agents: tuple[int, ...],
+                seat_policy: Sequence[Policy]) -> GameRecord:
+    """Game (or match) ``g`` of the run, the agents seated as ``agents`` says."""
+    num_players, match_length = batch.num_players, batch.match_length
+    rngs = [seat_rng(batch.seed, g, seat) for seat in range(num_players)]
+    moves = [0] * num_players
+    game_wins = [0] * num_players
+    for k in range(match_length):
+        env.reset(seed=match_game_seed(batch.seed, g, k))
+        tally = RoundTally(game, env)
+        _play_game(env, seat_policy, rngs, moves, tally)
+        game_winners = winners(game, env)
+        for seat in game_winners:
+            game_wins[seat] += 1
+    if match_length == 1:
+        match_winners = tuple(sorted(game_winners))
+        rounds, round_wins = tally.rounds, tuple(tally.wins) if tally.active else ()
+    else:
+        best = max(game_wins)
+        match_winners = tuple(s for s in range(num_players) if game_wins[s] == best and best)
+        rounds, round_wins = match_length, tuple(game_wins)
+    return GameRecord(index=g, agents=agents, winners=match_winners, steps=sum(moves),
+                      moves=tuple(moves), rounds=rounds, round_wins=round_wins)
+
+
+def _play_game(env: Any, seat_policy: Sequence[Policy], rngs: Sequence[np.random.Generator],
+               moves: list[int], tally: RoundTally) -> None:
+    """Play the game just dealt in ``env`` to its end, counting each seat's ``moves``
+    and the rounds in ``tally``."""
+    seat_of = env.agent_name_mapping
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seat = seat_of[agent]
+        env.step(decide(seat_policy[seat], env, agent, observation, rngs[seat]))
+        moves[seat] += 1
+        tally.update(env)

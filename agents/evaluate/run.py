@@ -1,0 +1,148 @@
+"""Evaluation runs: requests checked, cut into batches, played and counted.
+
+Many runs. :func:`evaluate_many` plays several runs (an arena's pairings) on one
+process pool; each run's result equals what :func:`evaluate` gives for it alone.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from agents.evaluate.games import Batch, build_policies, play_games
+from agents.evaluate.pool import chunks, run_in_processes
+from agents.evaluate.results import EvalResult, GameRecord, summarise
+from agents.evaluate.seating import AgentSpec, agent_label, spec_indices
+from agents.options import check_options
+from agents.outcomes import has_rounds
+from cardgym.registration import Game, find_game, short_name
+
+__all__ = ["EvalRequest", "evaluate", "evaluate_many"]
+
+
+@dataclass(frozen=True)
+class EvalRequest:
+    """One run of :func:`evaluate_many`: the arguments of :func:`evaluate` but ``workers``."""
+
+    game: Game | str
+    num_players: int
+    agent_specs: Sequence[AgentSpec]
+    games: int
+    seed: int = 0
+    options: Mapping[str, Any] | None = None
+    match_length: int = 1
+
+
+class _Checked(NamedTuple):
+    """A request once checked: the game, its rule options, the specs and the spec of
+    each agent entry."""
+
+    game: Game
+    options: dict[str, Any]
+    specs: list[AgentSpec]
+    spec_of_agent: list[int]
+
+
+def evaluate(game: Game | str, num_players: int, agent_specs: Sequence[AgentSpec],
+             games: int, seed: int = 0, workers: int = 2,
+             options: Mapping[str, Any] | None = None, match_length: int = 1,
+             progress: Callable[[int], None] | None = None) -> EvalResult:
+    """Play ``games`` seeded games and count who won.
+
+    Args:
+        game: a registered game, or its id or short name.
+        num_players: seats at the table.
+        agent_specs: ``num_players`` agents, one per seat, or 2: the first against the
+            second in every other seat. Each is a spec for
+            :func:`agents.specs.make_policy` (built in each worker process) or a
+            picklable :class:`~agents.policy.Policy` object.
+        games: games to play (positive); matches when ``match_length`` is above 1.
+        seed: the run's seed (non-negative).
+        workers: processes; 1 plays in this process. The result does not depend on it.
+        options: rule options of the game.
+        match_length: games per best-of-N match (games without rounds only).
+        progress: called with the number of games just finished, as batches finish
+            (a progress bar's ``update``).
+
+    Raises:
+        ValueError: a bad size, seat count, agent count or match length;
+            ``OptionsError`` for bad options and ``AgentSpecError`` for unknown agents
+            (both ``ValueError``).
+    """
+    request = EvalRequest(game, num_players, agent_specs, games, seed, options, match_length)
+    return evaluate_many([request], workers, progress)[0]
+
+
+def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
+                  progress: Callable[[int], None] | None = None) -> list[EvalResult]:
+    """Play several runs on one process pool; one result per request, in order.
+
+    Each result is the one :func:`evaluate` gives for its request alone;
+    ``seconds`` is the wall time of the whole call, shared by all. ``progress``
+    is called with the number of games of each batch as it finishes.
+    """
+    if workers <= 0:
+        raise ValueError(f"workers must be positive, got {workers}")
+    if not requests:
+        return []
+    checked = [_check(request) for request in requests]
+    start = time.perf_counter()
+    batches, owner = _batches(requests, checked, workers)
+    records: list[list[GameRecord]] = [[] for _ in requests]
+    for number, batch, found in zip(owner, batches,
+                                    run_in_processes(play_games, batches, workers), strict=True):
+        records[number].extend(found)
+        if progress is not None:
+            progress(len(batch.indices))
+    seconds = time.perf_counter() - start
+    results = []
+    for request, table, run_records in zip(requests, checked, records, strict=True):
+        run_records.sort(key=lambda record: record.index)
+        results.append(summarise(table.game, request.num_players,
+                                 [agent_label(spec) for spec in table.specs],
+                                 table.spec_of_agent, request.seed, table.options, run_records,
+                                 seconds, request.match_length))
+    return results
+
+
+def _batches(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
+             workers: int) -> tuple[list[Batch], list[int]]:
+    """The batches of every run, and the request each belongs to."""
+    # About four batches per worker in all: each batch builds its policies (loads models) once.
+    pieces = max(1, -(-workers * 4 // len(requests)))
+    batches: list[Batch] = []
+    owner: list[int] = []
+    for number, (request, table) in enumerate(zip(requests, checked, strict=True)):
+        for chunk in chunks(request.games, pieces):
+            batches.append(Batch(table.game.env_id, request.num_players, table.specs,
+                                 request.seed, table.options, chunk, request.match_length))
+            owner.append(number)
+    return batches, owner
+
+
+def _check(request: EvalRequest) -> _Checked:
+    """The request's game, options and agents, once they are known to be fine.
+
+    Raises:
+        ValueError: see :func:`evaluate`.
+    """
+    game = request.game
+    entry = game if isinstance(game, Game) else find_game(game)
+    if request.games <= 0:
+        raise ValueError(f"games must be positive, got {request.games}")
+    if request.seed < 0:
+        raise ValueError(f"seed must be >= 0, got {request.seed}")
+    if request.match_length <= 0:
+        raise ValueError(f"match_length must be a positive number of games (best of N), "
+                         f"got {request.match_length}")
+    if request.match_length > 1 and has_rounds(entry):
+        raise ValueError(f"{short_name(entry.env_id)} already plays a match of rounds per "
+                         f"game; match_length must be 1, got {request.match_length}")
+    rule_options = check_options(entry, request.num_players, request.options)
+    specs = list(request.agent_specs)
+    spec_of_agent = spec_indices(specs, request.num_players)
+    # Fail here, not in a worker, on a spec that names no agent.
+    build_policies(specs, entry, request.num_players, rule_options)
+    return _Checked(entry, rule_options, specs, spec_of_agent)

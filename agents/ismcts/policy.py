@@ -1,0 +1,118 @@
+"""The ISMCTS agent: a search policy that chooses the root action its search visited most."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents.engines import Engine, engine_for
+from agents.ismcts.rollout import MaskArrays, Playouts, Prior
+from agents.ismcts.search import Search
+from agents.ismcts.settings import IsmctsSettings, SettingsError
+from agents.ismcts.tree import Node
+from cardgym.registration import Game
+
+__all__ = ["IsmctsPolicy"]
+
+
+class IsmctsPolicy:
+    """An ISMCTS agent for one game, table size and set of rule options.
+
+    It is a :class:`~agents.policy.SearchPolicy`: the harness calls :meth:`act_in`
+    with a state resampled for the seat to act. :meth:`act`, from an observation
+    alone, cannot search and raises.
+
+    Args:
+        game: the game (entry, id or short name).
+        num_players: seats at the table.
+        options: rule options of the game.
+        settings: the search settings (default :class:`IsmctsSettings()`).
+    """
+
+    def __init__(self, game: Game | str, num_players: int,
+                 options: Mapping[str, Any] | None = None,
+                 settings: IsmctsSettings | None = None) -> None:
+        self.settings = settings or IsmctsSettings()
+        self.options = dict(options or {})
+        self.num_players = num_players
+        self.engine: Engine = engine_for(game, num_players, self.options)
+        self.name = self.settings.label()
+        heuristic = (self._heuristic() if "heuristic" in (self.settings.rollout,
+                                                          self.settings.prior) else None)
+        arrays = MaskArrays(self.engine.num_actions)
+        self._playouts = Playouts(self.engine,
+                                  heuristic if self.settings.rollout == "heuristic" else None,
+                                  arrays)
+        self._prior = (Prior(self.engine, heuristic, arrays)
+                       if self.settings.prior == "heuristic" else None)
+        self._root_base = 0
+        #: Iterations run by the latest search (0 when the move was forced).
+        self.last_iterations = 0
+        #: Roots of the latest search's trees: one per seat (``tree=multi`` in a game
+        #: with hidden moves), else the searching seat's alone.
+        self.last_trees: list[Node] = []
+
+    def _heuristic(self) -> Any:
+        game = self.engine.game
+        if game.heuristic is None:
+            raise SettingsError(f"{game.title} has no heuristic policy for rollouts; "
+                                "use rollout=random")
+        return game.heuristic(self.num_players, self.options)
+
+    # ------------------------------------------------------------ policy API
+
+    def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.int8],
+            rng: np.random.Generator) -> int:
+        raise TypeError(
+            "ismcts searches the game engine and needs a state resampled for the seat to "
+            "act: call agents.policy.decide(policy, env, agent, observation, rng) (as "
+            "evaluate, play and the single-agent env do), or policy.act_in(state, seat, rng)"
+        )
+
+    def act_in(self, state: Any, seat: int, rng: np.random.Generator) -> int:
+        """The move of ``seat`` (to act in ``state``), searched from ``state``.
+
+        ``state`` must carry only what ``seat`` may know in the sense that the caller
+        resampled it for ``seat`` (``resample_hidden``); the search resamples it again
+        for every iteration. With the same generator state, two states ``seat``
+        cannot tell apart give the same move (the engines' ``resample_hidden`` deals
+        from canonically ordered pools).
+        """
+        engine = self.engine
+        if engine.is_over(state):
+            raise ValueError("the game is over: there is no move to choose")
+        if engine.to_act(state) != seat:
+            raise ValueError(f"seat {seat} is not to act (seat {engine.to_act(state)} is)")
+        legal = engine.legal_actions(state)
+        if not legal:
+            raise ValueError("no legal action in this state")
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = self.search(state, seat, rng)
+        base = self._root_base
+        best, best_key = legal[0], (-1, -math.inf, 0)
+        for action in legal:
+            child = root.children.get(base + action)
+            if child is None:
+                continue
+            key = (child.visits, child.total / child.visits, -action)
+            if key > best_key:
+                best, best_key = action, key
+        return best
+
+    def search(self, state: Any, seat: int, rng: np.random.Generator) -> Node:
+        """Run the search from ``state`` for ``seat``; returns the root of its tree."""
+        search = Search(self.engine, self.settings, self._playouts, self._prior)
+        root = search.run(state, seat, rng)
+        self._root_base = search.root_base
+        self.last_iterations = search.iterations
+        self.last_trees = search.roots
+        return root
+
+    def __repr__(self) -> str:
+        return f"IsmctsPolicy({self.engine.game.module}, {self.num_players}, {self.name!r})"

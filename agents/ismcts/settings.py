@@ -1,0 +1,144 @@
+"""The settings of an ISMCTS agent: the text after ``ismcts:`` in an agent spec.
+
+What each setting does, and its default, is told in :mod:`agents.ismcts`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["HORIZONS", "PRIORS", "ROLLOUTS", "SPLITS", "TREES", "IsmctsSettings",
+           "SettingsError", "parse_settings"]
+
+ROLLOUTS = ("random", "heuristic")
+PRIORS = ("none", "heuristic")
+HORIZONS = ("round", "game")
+TREES = ("multi", "single")
+SPLITS = ("private", "none")
+_CHOICES = {"rollout": ROLLOUTS, "prior": PRIORS, "horizon": HORIZONS, "tree": TREES,
+            "split": SPLITS}
+_KEYS = ("iterations", "time", "c", "rollout", "prior", "w", "horizon", "tree", "split")
+_USAGE = ("ismcts settings are key=value pairs separated by commas: iterations=N (N >= 1), "
+          "time=SECONDS (> 0), c=X (>= 0), rollout=random|heuristic, prior=none|heuristic, "
+          "w=X (>= 0), horizon=round|game, tree=multi|single, split=private|none; "
+          "e.g. ismcts:iterations=200,c=0.7,prior=none")
+
+
+class SettingsError(ValueError):
+    """An ``ismcts`` setting that does not parse or is out of range."""
+
+
+@dataclass(frozen=True)
+class IsmctsSettings:
+    """Budget and behaviour of one search (see :mod:`agents.ismcts`).
+
+    Attributes:
+        iterations: iterations per move, or ``None`` for the time budget alone.
+        time: seconds per move, or ``None`` for the iteration budget alone.
+        c: the UCB exploration constant (rewards scaled into ``[0, 1]``).
+        rollout: ``"random"`` or ``"heuristic"``.
+        prior: ``"heuristic"``: the game's heuristic policy suggests one action at
+            each tree node, tried first and favoured by a progressive bias
+            ``w / (visits + 1)``; ``"none"``: plain UCB.
+        w: the weight of that bias (rewards scaled into ``[0, 1]``).
+        horizon: ``"round"``: in a match of rounds, an iteration ends when the round
+            being played ends, valued by the engine's ``round_value``; ``"game"``:
+            it plays the match out. Games of one round ignore it.
+        tree: ``"multi"``: one tree per seat, in which a move hidden from that seat
+            (the engine's ``hidden_move``) is a single edge; ``"single"``: one tree
+            for the searching seat, in which every move is seen.
+        split: ``"private"``: a seat's choices are kept apart by what it privately
+            holds (the engine's ``private_key``, e.g. its hand), so that every seat,
+            opponents included, chooses knowing its own cards; ``"none"``: a seat's
+            statistics are shared over every hand the determinisations gave it.
+    """
+
+    iterations: int | None = 1000
+    time: float | None = None
+    c: float = 0.7
+    rollout: str = "random"
+    prior: str = "heuristic"
+    w: float = 1.0
+    horizon: str = "round"
+    tree: str = "multi"
+    split: str = "private"
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.time is None:
+            raise SettingsError("ismcts needs a budget: iterations=N or time=SECONDS")
+        if self.iterations is not None and (
+                isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
+                or self.iterations < 1):
+            raise SettingsError(f"ismcts iterations must be an integer >= 1, got "
+                                f"{self.iterations!r}")
+        if self.time is not None and not (math.isfinite(self.time) and self.time > 0):
+            raise SettingsError(f"ismcts time must be a number of seconds > 0, got {self.time!r}")
+        if not (math.isfinite(self.c) and self.c >= 0):
+            raise SettingsError(f"ismcts c must be a number >= 0, got {self.c!r}")
+        if not (math.isfinite(self.w) and self.w >= 0):
+            raise SettingsError(f"ismcts w must be a number >= 0, got {self.w!r}")
+        for key, allowed in _CHOICES.items():
+            value = getattr(self, key)
+            if value not in allowed:
+                raise SettingsError(f"ismcts {key} must be one of {', '.join(allowed)}, got "
+                                    f"{value!r}")
+
+    def label(self) -> str:
+        parts = []
+        if self.iterations is not None:
+            parts.append(f"iterations={self.iterations}")
+        if self.time is not None:
+            parts.append(f"time={self.time:g}")
+        parts += [f"c={self.c:g}", f"rollout={self.rollout}", f"prior={self.prior}"]
+        if self.prior != "none":
+            parts.append(f"w={self.w:g}")
+        parts += [f"horizon={self.horizon}", f"tree={self.tree}", f"split={self.split}"]
+        return "ismcts:" + ",".join(parts)
+
+
+def parse_settings(argument: str) -> IsmctsSettings:
+    """Settings from the text after ``ismcts:``, e.g. ``iterations=200,c=0.7``.
+
+    An empty argument gives the defaults. ``time`` without ``iterations`` searches on
+    the clock alone.
+
+    Raises:
+        SettingsError: an unknown key, a repeated key, a value that does not parse or
+            is out of range; the message says what is allowed.
+    """
+    values: dict[str, str] = {}
+    for item in (part.strip() for part in argument.split(",")):
+        if not item:
+            continue
+        key, sep, raw = item.partition("=")
+        key, raw = key.strip(), raw.strip()
+        if not sep or not key or not raw:
+            raise SettingsError(f"ismcts setting {item!r} is not of the form key=value; "
+                                f"{_USAGE}")
+        if key not in _KEYS:
+            raise SettingsError(f"unknown ismcts setting {key!r}; {_USAGE}")
+        if key in values:
+            raise SettingsError(f"ismcts setting {key!r} is given more than once")
+        values[key] = raw
+    kwargs: dict[str, Any] = {}
+    if "iterations" in values:
+        try:
+            kwargs["iterations"] = int(values["iterations"])
+        except ValueError:
+            raise SettingsError(f"ismcts iterations must be an integer >= 1, got "
+                                f"{values['iterations']!r}") from None
+    elif "time" in values:
+        kwargs["iterations"] = None
+    for key in ("time", "c", "w"):
+        if key in values:
+            try:
+                kwargs[key] = float(values[key])
+            except ValueError:
+                raise SettingsError(f"ismcts {key} must be a number, got "
+                                    f"{values[key]!r}") from None
+    for key in _CHOICES:
+        if key in values:
+            kwargs[key] = values[key]
+    return IsmctsSettings(**kwargs)

@@ -1,0 +1,102 @@
+"""The search trees of ISMCTS: their nodes, and the steps that walk and grow them.
+
+A node holds the statistics of one action, from the view of the seat that chose
+it. Its children are keyed by integers that the search makes
+(:class:`~agents.ismcts.search.Search`): ``base + action`` for an action of the seat
+to act, where ``base`` tells the acting seat (and what it privately holds) apart, or
+a key of its own for a move that the tree's owner does not see. Every step here
+takes the keys as given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = ["Node", "backup", "expand", "follow", "select"]
+
+
+class Node:
+    """Statistics of one action in the tree, from the view of the seat that chose it."""
+
+    __slots__ = ("children", "visits", "avails", "total", "seat", "hints")
+
+    def __init__(self, seat: int) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.avails = 1
+        self.total = 0.0
+        self.seat = seat
+        #: The prior policy's suggestion per seat choosing here (key into children).
+        self.hints: dict[int, int] | None = None
+
+
+def expand(node: Node, untried: Sequence[int], hint: int, base: int, actor: int,
+           rng: np.random.Generator) -> tuple[int, Node]:
+    """Add a child for one untried action of ``actor``: the prior's suggestion
+    (the key ``hint``, or ``-1`` for none) when it is untried, else one drawn at
+    random. Returns the action and the new child."""
+    if hint >= 0 and hint - base in untried:
+        action = hint - base
+    elif len(untried) > 1:
+        action = untried[int(rng.random() * len(untried))]
+    else:
+        action = untried[0]
+    chosen = node.children[base + action] = Node(actor)
+    return action, chosen
+
+
+def select(node: Node, legal: Sequence[int], base: int, hint: int, c: float,
+           w: float) -> tuple[int, Node]:
+    """The child of ``node`` that maximises ``mean + c * sqrt(ln(availability) / visits)``
+    among the legal actions (every one has a child), plus ``w / (visits + 1)`` for the
+    prior's suggestion ``hint``; the first such on ties. Then one availability is
+    counted for each legal child: each could have been played here.
+
+    Returns the action and its child.
+    """
+    children = node.children
+    log, sqrt = math.log, math.sqrt
+    action = legal[0]
+    chosen = children[base + action]
+    best = -math.inf
+    for a in legal:
+        child = children[base + a]
+        value = child.total / child.visits + c * sqrt(log(child.avails) / child.visits)
+        if base + a == hint:
+            value += w / (child.visits + 1)
+        if value > best:
+            best, chosen = value, child
+            action = a
+    for a in legal:
+        children[base + a].avails += 1
+    return action, chosen
+
+
+def follow(nodes: list[Node], paths: Sequence[list[Node]], actor: int, chosen: Node,
+           key: int) -> None:
+    """Move every tree down one move of ``actor``: the actor's own tree to ``chosen``,
+    every other seat's to its child ``key`` (added when new), the move as that seat
+    sees it. ``nodes`` and ``paths`` hold each tree's current node and path."""
+    for other, current in enumerate(nodes):
+        if other == actor:
+            nodes[other] = chosen
+        else:
+            step = current.children.get(key)
+            if step is None:
+                step = current.children[key] = Node(actor)
+            nodes[other] = step
+        paths[other].append(nodes[other])
+
+
+def backup(paths: Sequence[Sequence[Node]], values: Sequence[float], offset: float,
+           scale: float) -> None:
+    """Add one visit to every node on ``paths``, with the value (the game's return,
+    mapped by ``(value - offset) * scale``) of the seat that chose the move to it."""
+    reward = [(value - offset) * scale for value in values]
+    for path in paths:
+        for node in path:
+            node.visits += 1
+            node.total += reward[node.seat]

@@ -1,0 +1,76 @@
+"""The model card beside a saved model, and what a model must agree with to play a game.
+
+Every model that ``cardgym train`` writes has a JSON card beside it: ``x.zip`` and
+``x.safetensors`` share ``x.json`` (an RLlib run keeps its card in the run folder,
+:mod:`agents.rllib.policy`). The card names the game, the player count and the rule
+options the model was trained on; the loaders (:mod:`agents.policy_file`,
+:mod:`agents.sb3`, :mod:`agents.rllib.policy`) check it, and the model's spaces,
+against the game they are asked to play.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from cardgym.registration import Game
+
+__all__ = ["ModelError", "card_path", "game_spaces", "players_problem", "read_card",
+           "write_card"]
+
+
+class ModelError(ValueError):
+    """A model file that is missing, unreadable, or made for another game."""
+
+
+def card_path(model_path: str | Path) -> Path:
+    """The JSON card saved beside a model: ``x.zip`` -> ``x.json``."""
+    return Path(model_path).with_suffix(".json")
+
+
+def read_card(model_path: str | Path) -> dict[str, Any] | None:
+    """The model card of a saved model, or None when there is none."""
+    path = card_path(model_path)
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text())  # type: ignore[no-any-return]
+
+
+def write_card(model_path: str | Path, card: Mapping[str, Any]) -> Path:
+    """Write ``card`` beside ``model_path``; returns the card's path."""
+    path = card_path(model_path)
+    path.write_text(json.dumps(dict(card), indent=2, sort_keys=True, default=str) + "\n")
+    return path
+
+
+def players_problem(card: Mapping[str, Any], model_path: str | Path,
+                    num_players: int | None) -> str | None:
+    """Why a model whose card is ``card`` cannot play at a table of ``num_players``,
+    or None when it can (or when either side does not say).
+
+    The observation and action layouts do not depend on the player count (absent
+    seats are masked), so a model would run at any table; but it learned one table
+    size, and playing it at another is almost always a mistake.
+    """
+    trained = card.get("players")
+    if num_players is None or not isinstance(trained, int) or trained == num_players:
+        return None
+    game = str(card.get("game", "its game"))
+    return (f"{model_path} was trained for {trained} players, not {num_players}: use it at a "
+            f"{trained}-player table, or train one for {num_players} players (cardgym train "
+            f"{game.split('/')[-1].rsplit('-v', 1)[0]} --players {num_players})")
+
+
+def game_spaces(game: Game, num_players: int | None,
+                options: Mapping[str, Any] | None) -> tuple[Any, Any]:
+    """The observation space (the flat vector, without the mask) and the action space
+    of one seat of ``game``, which a model must fit.
+
+    ``num_players`` may be ``None`` (the smallest table): the spaces do not depend on it.
+    """
+    env = game.make_env(num_players=num_players or min(game.player_counts),
+                        **dict(options or {}))
+    agent = env.possible_agents[0]
+    return env.observation_space(agent)["observation"], env.action_space(agent)

@@ -1,0 +1,154 @@
+"""Command-line argument types and helpers shared by the ``cardgym`` command line,
+the agents' commands and the benchmark scripts.
+
+Each number type converts one argument and raises ``argparse.ArgumentTypeError``
+with what is allowed; :class:`UsageError` is a bad combination of arguments, which
+the command line reports with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import zlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from cardgym.registration import GAMES, Game, find_game, short_name
+
+__all__ = [
+    "HelpFormatter",
+    "UsageError",
+    "add_progress_argument",
+    "discount",
+    "game_name",
+    "non_negative_float",
+    "non_negative_int",
+    "player_range",
+    "positive_float",
+    "positive_int",
+    "select_settings",
+    "setting_seed",
+]
+
+
+class UsageError(ValueError):
+    """A bad combination of command-line arguments, reported like argparse's own errors."""
+
+
+# ------------------------------------------------------------ argument types
+
+
+def _number(text: str, convert: Callable[[str], Any], accept: Callable[[Any], bool],
+            rule: str) -> Any:
+    """``convert(text)`` if it converts and ``accept`` holds, else argparse's error
+    saying ``rule``."""
+    try:
+        value = convert(text)
+    except ValueError:
+        value = None
+    if value is None or not accept(value):
+        raise argparse.ArgumentTypeError(f"must be {rule}, got {text!r}") from None
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer above zero."""
+    return int(_number(text, int, lambda v: v > 0, "a positive integer"))
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer of zero or more (seeds)."""
+    return int(_number(text, int, lambda v: v >= 0, "an integer >= 0"))
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number above zero."""
+    return float(_number(text, float, lambda v: math.isfinite(v) and v > 0,
+                         "a positive number"))
+
+
+def non_negative_float(text: str) -> float:
+    """An argparse type: a finite number of zero or more (coefficients)."""
+    return float(_number(text, float, lambda v: math.isfinite(v) and v >= 0,
+                         "a finite number >= 0"))
+
+
+def discount(text: str) -> float:
+    """An argparse type: a discount factor, a number in (0, 1]."""
+    return float(_number(text, float, lambda v: math.isfinite(v) and 0 < v <= 1,
+                         "a number in (0, 1]"))
+
+
+def game_name(text: str) -> str:
+    """An argparse type: a registered game by id or short name; returns its env id."""
+    try:
+        return find_game(text).env_id
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def player_range(game: Game) -> str:
+    """The player counts of ``game`` as text: ``2..6``, or ``2, 4`` when not contiguous."""
+    counts = sorted(game.player_counts)
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}..{counts[-1]}" if len(counts) > 1 else str(counts[0])
+    return ", ".join(map(str, counts))
+
+
+def select_settings(
+    games: Sequence[str] = (), players: Sequence[int] = ()
+) -> list[tuple[Game, int]]:
+    """The (game, player count) pairs to run, in registry order.
+
+    Args:
+        games: game ids or short names; empty for every registered game.
+        players: player counts; empty for every count each game supports.
+
+    Raises:
+        UsageError: a game is unknown, or a requested player count is supported by
+            none of the selected games.
+    """
+    try:
+        wanted = {find_game(name).env_id for name in games}
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    selected = [game for game in GAMES if not wanted or game.env_id in wanted]
+    for count in dict.fromkeys(players):
+        if not any(count in game.player_counts for game in selected):
+            ranges = "; ".join(f"{short_name(g.env_id)}: {player_range(g)}" for g in selected)
+            raise UsageError(
+                f"{count} players is outside the supported player counts ({ranges})"
+            )
+    return [
+        (game, count)
+        for game in selected
+        for count in game.player_counts
+        if not players or count in players
+    ]
+
+
+def setting_seed(seed: int, game: Game, num_players: int) -> int:
+    """A seed for one (game, player count) pair, independent of which others run."""
+    key = [seed, zlib.crc32(game.env_id.encode()), num_players]
+    return int(np.random.SeedSequence(key).generate_state(1)[0])
+
+
+# --------------------------------------------------------------------- bench
+
+
+def add_progress_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress bar (there is none anyway when stderr is not a "
+                             "terminal)")
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows an option's default in its help, unless the default is empty or ``None``."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default == []:
+            return action.help
+        return super()._get_help_string(action)

@@ -1,0 +1,341 @@
+"""The game contract: everything the rest of the library knows about a game.
+
+Each game package exports one :class:`Game` object, ``GAME``, in its ``game``
+module, and names it in the ``cardgym.games`` entry-point group of its
+distribution::
+
+    [project.entry-points."cardgym.games"]
+    my_game = "my_game.game:GAME"
+
+The registry (:mod:`cardgym.registration`) collects them; the environments, the
+agents (search, heuristics, training, evaluation), the command line, the docs
+generator, the benchmarks and the conformance kit (:mod:`cardgym.testing`) read a
+game only through this object. None of them names a game. :func:`check_game` says
+what a game still lacks; the conformance tests run it over every registered game.
+
+The engine functions work on the game's own ``State`` (mutable, with ``clone()``)
+and its frozen ``Config`` of rule options; randomness comes in as an
+``np.random.Generator`` argument. Seats are ints ``0..num_players-1``.
+
+``docs/adding-a-game.md`` walks through writing one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cardgym.actions import ActionTable
+from cardgym.observation import ObservationSpec
+from cardgym.record import Event
+
+__all__ = ["Game", "Layout", "Rounds", "Variant", "check_game", "load"]
+
+Generator = np.random.Generator
+
+
+class EngineState(Protocol):
+    """What the library needs of a game's state: an independent copy."""
+
+    def clone(self) -> Any:
+        """A copy that shares no mutable object with the original."""
+        ...
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The action table, observation spec, mask, dispatch and encoder of one game
+    setup: the fast pair ``legal_mask`` / ``apply`` is the rules of the game.
+
+    Attributes:
+        action_table: every action, index <-> readable name <-> engine move.
+        observation_spec: the named fields of the observation vector.
+        legal_mask: state -> the legal actions of the seat to act as a bit mask
+            (bit ``i`` set: action ``i`` is legal).
+        apply: (state, action, rng) -> None: a legal action of the seat to act,
+            applied in place (no legality check: callers check the mask).
+        encode: view -> the observation vector of the view's seat.
+    """
+
+    action_table: ActionTable[Any]
+    observation_spec: ObservationSpec
+    legal_mask: Callable[[Any], int]
+    apply: Callable[[Any, int, Generator], None]
+    encode: Callable[[Any], NDArray[np.float32]]
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the ``Discrete`` action space."""
+        return len(self.action_table)
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """The round structure of a game played as a match of rounds, won by the first
+    seat to collect a number of tokens (one per round won).
+
+    Attributes:
+        round_of: state -> the round number (it moves on when a round ends).
+        round_winners: state -> the seats that won the round that just ended.
+        tokens: state -> each seat's tokens.
+        tokens_to_win: config -> the tokens that win the match, or ``None`` when the
+            rewards come per round (then a match between rounds has no value of its
+            own for a search to back up).
+    """
+
+    round_of: Callable[[Any], int]
+    round_winners: Callable[[Any], Sequence[int]]
+    tokens: Callable[[Any], tuple[int, ...]]
+    tokens_to_win: Callable[[Any], int | None]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named option preset (an expansion) the conformance kit treats as a game of
+    its own.
+
+    Attributes:
+        preset: the options every env of the variant is built with.
+        option_sets: further option sets to cover on top of the preset.
+    """
+
+    preset: Mapping[str, Any]
+    option_sets: tuple[Mapping[str, Any], ...] = ({},)
+
+
+def load(target: str) -> Any:
+    """The object a ``"module:attribute"`` string names."""
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game, as the library sees it.
+
+    Identity:
+        name: the short name, ``power_hungry_pets``; the env id is
+            ``cardgym/{name}-v{version}``.
+        title: the name in words, ``Power Hungry Pets``.
+        version: the env version; it moves on with any change of the action or
+            observation layout.
+        player_counts: the supported table sizes, ascending.
+        env_entry_point: ``"module:function"`` of the AEC env factory
+            (``env(num_players=..., **options)``), loaded on first use so that the
+            game object stays below its env in the import order.
+        parallel_entry_point: the same for a native parallel env, or ``None``.
+        rules_page: the game's rules page in the repository, ``docs/rules/NAME.md``.
+
+    Options:
+        config: ``config(num_players, **options)`` -> the validated, frozen rule
+            options (raises :class:`~cardgym.errors.OptionError` naming what is
+            wrong and what is allowed). Defaults are its fields' defaults.
+        option_values: per rule option, its allowed values (a tuple) or a
+            description of them (a string).
+
+    Engine:
+        new_game: ``(config, rng, scenario=None)`` -> a new game (match) state.
+        to_act: state -> the seat that decides now.
+        is_over: state -> whether the game (match) has ended.
+        returns: state -> one final reward per seat.
+        winners: state -> the seats that won a finished game.
+        layout: config -> the game's :class:`Layout` for those options.
+        player_view: (state, seat) -> what ``seat`` may know: the only input of
+            the encoder and of the seat's rendering.
+        resample_hidden: (state, seat, rng) -> a state ``seat`` cannot tell apart
+            from ``state``, everything hidden from it dealt anew from ``rng``.
+        invariants: state -> None, raising ``AssertionError`` naming the first
+            broken rule invariant (cards conserved, bounds, ...).
+        render: (state, seat) -> text of the table as ``seat`` sees it, or the
+            full table for ``seat=None``.
+        log: state -> the public record (:mod:`cardgym.record`), oldest first.
+        describe_event: (event, seat, num_players) -> one event in words, as
+            ``seat`` saw it.
+        legal_moves, move_to_action: the readable forms of the rules: the engine
+            moves of the seat to act, and a move's action index (derived from the
+            mask through the action table).
+        choice_visibility: (state, action) -> ``(public, parties)``: what the
+            table sees of the seat to act choosing ``action`` (see
+            :class:`cardgym.testing.GameKit`), written from the rule text.
+        hidden_move: (state, action) -> whether the move stays hidden from every
+            other seat when made; ``None`` when every move is seen by all.
+        private_key: (state, seat) -> a hashable summary of what ``seat``
+            privately holds; ``None`` when hands are public.
+        rounds: the round structure, or ``None`` for games of one round.
+        reward_bounds: config -> the range of ``returns`` that searches map onto
+            ``[0, 1]``.
+
+    Agents and tests:
+        heuristic: ``heuristic(num_players, options)`` -> the game's hand-written
+            policy (``act(observation, action_mask, rng)``), or ``None``.
+        baseline_players: table sizes with a shipped baseline model.
+        test_option_sets: rule-option sets the conformance kit covers.
+        test_variants: named option presets the kit treats as games of their own
+            (an expansion), each with its own option sets.
+        test_weights: relative share of fuzz games per player count (default 1).
+        max_steps: a game longer than this many actions counts as not ending.
+    """
+
+    name: str
+    title: str
+    version: int
+    player_counts: tuple[int, ...]
+    env_entry_point: str
+    config: Callable[..., Any]
+    option_values: Mapping[str, tuple[Any, ...] | str]
+    new_game: Callable[..., Any]
+    to_act: Callable[[Any], int]
+    is_over: Callable[[Any], bool]
+    returns: Callable[[Any], list[float]]
+    winners: Callable[[Any], frozenset[int]]
+    layout: Callable[[Any], Layout]
+    player_view: Callable[[Any, int], Any]
+    resample_hidden: Callable[[Any, int, Generator], Any]
+    invariants: Callable[[Any], None]
+    render: Callable[[Any, int | None], str]
+    describe_event: Callable[[Event, int, int], str]
+    legal_moves: Callable[[Any], Sequence[Any]]
+    move_to_action: Callable[[Any, Any], int]
+    choice_visibility: Callable[[Any, int], tuple[Hashable, int]]
+    log: Callable[[Any], Sequence[Event]] = lambda state: state.log
+    hidden_move: Callable[[Any, int], bool] | None = None
+    private_key: Callable[[Any, int], Hashable] | None = None
+    rounds: Rounds | None = None
+    reward_bounds: Callable[[Any], tuple[float, float]] = lambda config: (-1.0, 1.0)
+    parallel_entry_point: str | None = None
+    rules_page: str | None = None
+    heuristic: Callable[[int, Mapping[str, Any]], Any] | None = None
+    baseline_players: tuple[int, ...] = ()
+    test_option_sets: tuple[Mapping[str, Any], ...] = ({},)
+    test_variants: Mapping[str, Variant] = field(default_factory=dict)
+    test_weights: Mapping[int, float] = field(default_factory=dict)
+    max_steps: int = 100_000
+
+    # ------------------------------------------------------------ derived
+
+    @property
+    def env_id(self) -> str:
+        """``cardgym/NAME-vVERSION``, the id PettingZoo's registry knows."""
+        return f"cardgym/{self.name}-v{self.version}"
+
+    @property
+    def module(self) -> str:
+        """The game's package (where its ``GAME`` lives)."""
+        return self.env_entry_point.partition(":")[0].partition(".")[0]
+
+    @property
+    def entry_point(self) -> str:
+        """The AEC env factory, ``"module:function"`` (PettingZoo's registry form)."""
+        return self.env_entry_point
+
+    def make_env(self, **kwargs: Any) -> Any:
+        """The AEC env: ``make_env(num_players=..., render_mode=..., **options)``."""
+        return load(self.env_entry_point)(**kwargs)
+
+    @property
+    def raw_env(self) -> type:
+        """The env class (``raw_env``) of the game's env module."""
+        module = importlib.import_module(self.env_entry_point.partition(":")[0])
+        return module.raw_env  # type: ignore[no-any-return]
+
+    def make_parallel_env(self, **kwargs: Any) -> Any:
+        """The native parallel env; ``ValueError`` when the game has none."""
+        if self.parallel_entry_point is None:
+            raise ValueError(f"{self.title} has no parallel environment")
+        return load(self.parallel_entry_point)(**kwargs)
+
+    def option_defaults(self) -> dict[str, Any]:
+        """Every rule option with its default (the ``Config`` fields less
+        ``num_players``)."""
+        return {f.name: f.default for f in dataclasses.fields(self.config)  # type: ignore[arg-type]
+                if f.name != "num_players"}
+
+    def make_config(self, num_players: int, **options: Any) -> Any:
+        """Checked rule options; an unknown option is an
+        :class:`~cardgym.errors.OptionError` that lists the known ones."""
+        from cardgym.errors import OptionError
+
+        known = self.option_defaults()
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            allowed = ", ".join(f"{key} (default {value!r})" for key, value in known.items())
+            raise OptionError(f"{self.title} has no rule option {', '.join(unknown)}; "
+                              f"options: {allowed or 'none'}")
+        return self.config(num_players=num_players, **options)
+
+
+#: The parts a game must fill (the rest have defaults).
+REQUIRED = tuple(f.name for f in dataclasses.fields(Game)
+                 if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+
+
+def check_game(game: Game) -> list[str]:
+    """What ``game`` lacks or gets wrong, one line each (empty: it fulfils the
+    contract as far as can be seen without playing it; the conformance kit plays it).
+    """
+    if not isinstance(game, Game):
+        return [f"{game!r} is not a cardgym.game.Game"]
+    return [*_identity_problems(game), *_option_problems(game), *_layout_problems(game)]
+
+
+#: Required parts that are data, not functions.
+_DATA = frozenset({"name", "title", "env_entry_point", "player_counts", "option_values",
+                   "version"})
+
+
+def _identity_problems(game: Game) -> list[str]:
+    problems = []
+    if not game.name.isidentifier() or game.name != game.name.lower():
+        problems.append(f"name {game.name!r} must be a lower-case identifier")
+    counts = game.player_counts
+    if not counts or list(counts) != sorted(set(counts)) or counts[0] < 1:
+        problems.append(f"player_counts {counts!r} must be ascending positive ints")
+    problems += [f"{name} must be callable, got {getattr(game, name)!r}"
+                 for name in REQUIRED if name not in _DATA and not callable(getattr(game, name))]
+    try:
+        if not callable(load(game.env_entry_point)):
+            problems.append(f"env_entry_point {game.env_entry_point!r} is not callable")
+    except (ImportError, AttributeError, ValueError) as error:
+        problems.append(f"env_entry_point {game.env_entry_point!r} does not load: {error}")
+    if game.rules_page is not None and not game.rules_page.endswith(".md"):
+        problems.append(f"rules_page {game.rules_page!r} must name a Markdown file")
+    return problems
+
+
+def _option_problems(game: Game) -> list[str]:
+    try:
+        defaults = game.option_defaults()
+    except TypeError as error:
+        return [f"config must be a dataclass of rule options: {error}"]
+    problems = []
+    missing = sorted(set(defaults) - set(game.option_values))
+    extra = sorted(set(game.option_values) - set(defaults))
+    if missing:
+        problems.append(f"option_values lacks {', '.join(missing)}")
+    if extra:
+        problems.append(f"option_values names options the config lacks: {', '.join(extra)}")
+    for options in game.test_option_sets:
+        try:
+            game.make_config(game.player_counts[0], **options)
+        except Exception as error:  # noqa: BLE001 (reported, not raised)
+            problems.append(f"test option set {dict(options)!r} is refused: {error}")
+    return problems
+
+
+def _layout_problems(game: Game) -> list[str]:
+    problems = []
+    for count in game.player_counts:
+        try:
+            layout = game.layout(game.make_config(count))
+        except Exception as error:  # noqa: BLE001 (reported, not raised)
+            problems.append(f"the default options with {count} players fail: {error!r}")
+            continue
+        if not isinstance(layout, Layout):
+            problems.append(f"layout({count} players) is not a cardgym.game.Layout")
+    return problems

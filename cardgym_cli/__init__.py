@@ -1,0 +1,353 @@
+"""The ``cardgym`` command line.
+
+Usage::
+
+    cardgym demo                         # train MaskablePPO briefly, then evaluate it
+    cardgym train power_hungry_pets --players 2 --timesteps 200000 --opponents heuristic self
+    cardgym tournament --games 50 --env power_hungry_pets --players 3 4 --seed 7
+    cardgym bench --seconds 2 --rounds 3 --output benchmarks/results
+    cardgym arena --games 400 --output benchmarks/results --update-cards --write-readme
+    cardgym eval exploding_kittens --players 4 --agents heuristic random --games 200
+    cardgym play karel_kakelaar --players 3 --seat 0 --opponents heuristic
+    cardgym convert-model runs/old/model.zip --trust-pickle   # write model.safetensors
+    cardgym docs exploding_kittens       # the env's documentation page
+    python -m cardgym_cli --help
+
+Each subcommand is one :class:`Command` in :data:`COMMANDS`: a name, a one-line help,
+a function that adds its options to its parser and a function that runs it from the
+parsed options and returns the exit status. A new subcommand (``arena``) is one more
+entry; heavy imports (torch, the agents) stay inside the functions, loaded on first
+call, so that ``cardgym --help`` stays fast.
+
+Bad arguments (an unknown game, a player count no selected game supports, a size that
+is not positive, a number that is not finite or out of its range, a run name that
+would leave ``--output``, a run folder that already holds a model without
+``--overwrite``) end with exit status 2 and an argparse-style message on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import numpy as np
+
+from agents.arguments import (
+    DEFAULT_EVAL_GAMES,
+    DEFAULT_EVAL_WORKERS,
+    add_option_argument,
+    add_trust_argument,
+    check_specs,
+    checked_table,
+    trusted_specs,
+)
+from cardgym.arguments import (
+    HelpFormatter,
+    UsageError,
+    add_progress_argument,
+    game_name,
+    non_negative_int,
+    positive_int,
+)
+from cardgym.progress import Progress
+from cardgym.registration import GAMES, find_game, short_name
+
+__all__ = ["COMMANDS", "Command", "build_parser", "main"]
+
+
+def _configure_bench(parser: argparse.ArgumentParser) -> None:
+    from benchmarks import throughput
+
+    throughput.add_arguments(parser)
+
+
+def _run_bench(args: argparse.Namespace, out: TextIO) -> int:
+    from benchmarks import throughput
+
+    return throughput.run_namespace(args, out)
+
+
+# ---------------------------------------------------------------- eval, play
+
+
+def _configure_eval(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=game_name, metavar="GAME",
+                        help="game id or short name: "
+                             + ", ".join(short_name(g.env_id) for g in GAMES))
+    parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                        help="one agent per seat, or two: the first against the second in "
+                             "every other seat. A spec is random, heuristic, baseline, "
+                             "model:PATH, rllib+pickle:PATH or ismcts[:KEY=VALUE,...]")
+    parser.add_argument("--players", type=positive_int, default=None, metavar="N",
+                        help="seats at the table; default the number of agents when more "
+                             "than two, else the game's smallest player count")
+    parser.add_argument("--games", type=positive_int, default=DEFAULT_EVAL_GAMES, metavar="G",
+                        help="games to play (agents rotate seats game by game)")
+    parser.add_argument("--seed", type=non_negative_int, default=0,
+                        help="seed of the run; each game is seeded from it and its number")
+    parser.add_argument("--workers", type=positive_int, default=DEFAULT_EVAL_WORKERS,
+                        metavar="W", help="processes (the result does not depend on it)")
+    add_progress_argument(parser)
+    add_option_argument(parser)
+    add_trust_argument(parser)
+
+
+def _run_eval(args: argparse.Namespace, out: TextIO) -> int:
+    from agents.evaluate import agent_count_rule, evaluate, format_eval
+
+    default = len(args.agents) if len(args.agents) > 2 else min(find_game(args.game).player_counts)
+    game, count, options = checked_table(args, args.players, default)
+    if len(args.agents) not in (2, count):
+        raise UsageError(f"--agents: {agent_count_rule(count)}, not {len(args.agents)}")
+    args.agents = trusted_specs(args.agents, getattr(args, "trust_pickle", False))
+    check_specs(args.agents, game, count, options)
+    print(f"eval: {short_name(game.env_id)}, {count} players, {args.games} games, "
+          f"{args.workers} worker(s) ...", file=sys.stderr)
+    with Progress(args.games, "eval", "game", enabled=not args.no_progress) as bar:
+        result = evaluate(game, count, args.agents, games=args.games, seed=args.seed,
+                          workers=args.workers, options=options, progress=bar.update)
+    print(format_eval(result), file=out)
+    return 0
+
+
+def _configure_play(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=game_name, metavar="GAME",
+                        help="game id or short name: "
+                             + ", ".join(short_name(g.env_id) for g in GAMES))
+    parser.add_argument("--players", type=positive_int, default=None, metavar="N",
+                        help="seats at the table; default the number of opponent specs plus "
+                             "one when more than one is given, else the game's smallest count")
+    parser.add_argument("--seat", type=non_negative_int, default=0, metavar="K",
+                        help="your seat, 0..N-1")
+    parser.add_argument("--opponents", nargs="+", default=["random"], metavar="SPEC",
+                        help="one agent for every other seat, or one per other seat in seat "
+                             "order: random, heuristic, baseline, model:PATH, rllib+pickle:PATH "
+                             "or ismcts[:KEY=VALUE,...]")
+    parser.add_argument("--seed", type=non_negative_int, default=None,
+                        help="seed of the deal and the bots; default a fresh one, printed")
+    add_option_argument(parser)
+    add_trust_argument(parser)
+
+
+def _run_play(args: argparse.Namespace, out: TextIO) -> int:
+    from agents.play import opponent_count_rule, play
+
+    default = (len(args.opponents) + 1 if len(args.opponents) > 1
+               else min(find_game(args.game).player_counts))
+    game, count, options = checked_table(args, args.players, default)
+    if args.seat >= count:
+        raise UsageError(f"--seat: {args.seat} is out of range; seats are 0..{count - 1}")
+    if len(args.opponents) not in (1, count - 1):
+        raise UsageError(f"--opponents: {opponent_count_rule(count)}, not "
+                         f"{len(args.opponents)}")
+    args.opponents = trusted_specs(args.opponents, getattr(args, "trust_pickle", False))
+    check_specs(args.opponents, game, count, options)
+    seed = args.seed
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    return play(game, count, args.seat, args.opponents, seed=seed, options=options,
+                input_stream=sys.stdin, output=out)
+
+
+# ---------------------------------------------------------------------- docs
+
+
+def _configure_docs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=game_name, metavar="GAME",
+                        help="game id or short name: "
+                             + ", ".join(short_name(g.env_id) for g in GAMES))
+
+
+def _run_docs(args: argparse.Namespace, out: TextIO) -> int:
+    from cardgym.docs import doc_page
+
+    print(doc_page(args.game), file=out)
+    return 0
+
+
+# ------------------------------------------------------------------- parsing
+
+
+def _lazy(module: str, name: str) -> Callable[..., Any]:
+    """A command function imported on first call, so that ``cardgym --help`` stays light."""
+
+    def call(*args: Any) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(module), name)(*args)
+
+    call.__name__ = name
+    return call
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand.
+
+    Attributes:
+        name: the word after ``cardgym``.
+        help: one line for ``cardgym --help``.
+        description: the paragraph at the top of ``cardgym NAME --help``.
+        configure: adds the subcommand's options to its parser.
+        run: runs it from the parsed options, writing results to the stream; returns
+            the exit status. Raises :class:`UsageError` for bad argument combinations.
+    """
+
+    name: str
+    help: str
+    description: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace, TextIO], int]
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "demo",
+        "train a small MaskablePPO model on Power Hungry Pets and evaluate it",
+        "Train MaskablePPO by self-play on two-player Power Hungry Pets for a short budget, "
+        "then evaluate the model against the random and the heuristic agent (and the "
+        "heuristic against random) and print the table. Needs the train extra.",
+        _lazy("agents.commands", "configure_demo"),
+        _lazy("agents.commands", "run_demo"),
+    ),
+    Command(
+        "train",
+        "train MaskablePPO by self-play on a game, or PPO on Ray RLlib (--backend rllib)",
+        "Train MaskablePPO (sb3-contrib) on one seat of a game against an opponent pool "
+        "(random, heuristic, saved models, and 'self': frozen checkpoints of the learner), "
+        "with a progress bar, TensorBoard logs, periodic checkpoints and evaluation. "
+        "Writes OUTPUT/GAME-Np-seedS/model.safetensors (the policy file), model.zip and "
+        "the model card model.json. With "
+        "--backend rllib, train PPO on Ray RLlib instead (every seat, env runners in "
+        "parallel, locally or on the cluster RAY_ADDRESS names; needs the rllib extra).",
+        _lazy("agents.commands", "configure_train"),
+        _lazy("agents.commands", "run_train"),
+    ),
+    Command(
+        "convert-model",
+        "write the safe policy file (model.safetensors) of an SB3 model.zip",
+        "Write the cardgym policy file of an SB3 MaskablePPO zip beside it (x.zip -> "
+        "x.safetensors, and the network's description into the card x.json): tensors and "
+        "JSON only, which model:PATH and baseline load without running any code. Reading "
+        "the zip unpickles it, which runs any code it carries: pass --trust-pickle only for "
+        "a file you trust. Needs the train extra.",
+        _lazy("agents.commands", "configure_convert"),
+        _lazy("agents.commands", "run_convert"),
+    ),
+    Command(
+        "tournament",
+        "seeded tournament of random agents on every game and player count",
+        "Play a short seeded tournament of uniformly random legal agents on each registered "
+        "game at each of its player counts, and print games played, mean steps per game, "
+        "win share per seat and steps per second.",
+        _lazy("cardgym_cli.tournament", "configure"),
+        _lazy("cardgym_cli.tournament", "run"),
+    ),
+    Command(
+        "arena",
+        "seeded round-robin of agents: win rates with 95 percent intervals, OpenSkill ratings",
+        "Play seeded round-robin tournaments among agents (random, heuristic, the shipped "
+        "baseline models, model:PATH, ismcts) on every game at 2 and 4 players (2 and 5 for "
+        "karel_kakelaar), seats rotated, and print standings (win rates with 95% Wilson "
+        "intervals, OpenSkill ratings mu +- sigma) and head-to-head tables; optionally write "
+        "them as Markdown and CSV, into the model cards and into README.md.",
+        _lazy("benchmarks.arena", "configure"),
+        _lazy("benchmarks.arena", "run"),
+    ),
+    Command(
+        "bench",
+        "throughput benchmark (benchmarks/throughput.py) beside PettingZoo's leduc_holdem_v4",
+        "Measure steps per second of every registered environment under uniformly random "
+        "legal play: env(), raw_env() and raw_env() in PettingZoo's standard wrapper chain, "
+        "beside pettingzoo.classic.leduc_holdem_v4 when it is installed.",
+        _configure_bench,
+        _run_bench,
+    ),
+    Command(
+        "eval",
+        "win rates of agents against each other, with 95 percent confidence intervals",
+        "Play seeded games of one game with the given agents, rotating seats game by game, "
+        "and print each agent's win rate (match wins for Power Hungry Pets, with rounds won) "
+        "with its 95% Wilson interval, and the win share per seat. Games are spread over "
+        "worker processes; the result depends only on the seed.",
+        _configure_eval,
+        _run_eval,
+    ),
+    Command(
+        "docs",
+        "print a game's documentation page (arguments, rules, observations, actions)",
+        "Print the documentation page of a game's environment: the docstring of its env "
+        "module (PACKAGE.env), in Markdown: its arguments and rule options, rewards, "
+        "the observation and action tables, and its version history.",
+        _configure_docs,
+        _run_docs,
+    ),
+    Command(
+        "play",
+        "play a game in the terminal against bots",
+        "Play one game at the terminal: you see the table from your seat only and your legal "
+        "actions by number and name; bots play the other seats. Answer with a number or a "
+        "name; 'help' lists the choices, 'quit' ends the game.",
+        _configure_play,
+        _run_play,
+    ),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``cardgym`` parser with one subparser per entry of :data:`COMMANDS`."""
+    from cardgym import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="cardgym",
+        description="Card-game environments for reinforcement learning (PettingZoo AEC).",
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                       title="commands")
+    for command in COMMANDS:
+        sub = subparsers.add_parser(command.name, help=command.help,
+                                    description=command.description, formatter_class=HelpFormatter)
+        command.configure(sub)
+        sub.set_defaults(run=command.run, command_parser=sub)
+    return parser
+
+
+def _exit_status(stop: SystemExit) -> int:
+    if stop.code is None:
+        return 0
+    if isinstance(stop.code, int):
+        return stop.code
+    print(stop.code, file=sys.stderr)
+    return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line.
+
+    Args:
+        argv: the arguments after the program name; ``None`` for ``sys.argv[1:]``.
+
+    Returns:
+        The exit status: 0 on success, 2 for bad arguments (the message is on stderr).
+    """
+    parser = build_parser()
+    args: Any = None
+    try:
+        args = parser.parse_args(argv)
+        return int(args.run(args, sys.stdout))
+    except UsageError as error:
+        try:
+            args.command_parser.error(str(error))
+        except SystemExit as stop:
+            return _exit_status(stop)
+    except SystemExit as stop:
+        return _exit_status(stop)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return 2

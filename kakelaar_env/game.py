@@ -1,0 +1,95 @@
+"""Karel Kakelaar as the library sees it: the game's :class:`~cardgym.game.Game`.
+
+Registered through the ``cardgym.games`` entry point ``karel_kakelaar``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cardgym.game import Game, Layout
+from kakelaar_env import rules
+from kakelaar_env.cards import DEFAULT_WORM_COUNTS, NUM_WORM_VALUES, NUM_WORMS
+from kakelaar_env.encoding import (
+    ACTION_TABLE,
+    OBSERVATION_SPEC,
+    apply_action,
+    encode,
+    legal_action_mask,
+    move_to_action,
+)
+from kakelaar_env.heuristic import KakelaarHeuristic
+from kakelaar_env.invariants import check_invariants
+from kakelaar_env.record import choice_visibility, describe_event
+from kakelaar_env.render import render_full, render_view
+from kakelaar_env.state import FINAL_TIE_OPTIONS, REWARD_OPTIONS, Config, State
+from kakelaar_env.view import PlayerView
+
+
+def _apply(state: State, action: int, rng: np.random.Generator) -> None:
+    # Nothing in Karel Kakelaar is random after the deal.
+    apply_action(state, action)
+
+
+#: One layout for every table size and option.
+LAYOUT = Layout(ACTION_TABLE, OBSERVATION_SPEC, legal_action_mask, _apply, encode)
+
+
+def _layout(config: Any) -> Layout:
+    return LAYOUT
+
+
+def _render(state: State, seat: int | None) -> str:
+    return render_full(state) if seat is None else render_view(PlayerView(state, seat))
+
+
+def _reward_bounds(config: Config) -> tuple[float, float]:
+    # Own worms minus the others' mean: its exact bound (every worm in one hand) is far
+    # wider than what games give (under random play 98% of values fall within +-21 at
+    # 2 to 5 players), so +-20 worms is the range a search maps onto [0, 1].
+    return (-20.0, 20.0) if config.reward == "score_difference" else (-1.0, 1.0)
+
+
+GAME = Game(
+    name="karel_kakelaar",
+    title="Karel Kakelaar",
+    version=1,
+    player_counts=(2, 3, 4, 5),
+    env_entry_point="kakelaar_env.env:env",
+    parallel_entry_point="kakelaar_env.parallel:parallel_env",
+    rules_page="docs/rules/karel_kakelaar.md",
+    config=Config,
+    option_values={
+        "worm_counts": (f"{NUM_WORM_VALUES} non-negative integers (worms of value 1..8) "
+                        f"summing to {NUM_WORMS}; default {DEFAULT_WORM_COUNTS}"),
+        "reward": REWARD_OPTIONS,
+        "final_tie": FINAL_TIE_OPTIONS,
+    },
+    new_game=rules.new_game,
+    to_act=rules.to_act,
+    is_over=rules.is_over,
+    returns=rules.returns,
+    winners=lambda state: frozenset(state.winners),
+    layout=_layout,
+    player_view=PlayerView,
+    resample_hidden=rules.resample_hidden,
+    invariants=check_invariants,
+    render=_render,
+    describe_event=describe_event,
+    legal_moves=rules.legal_moves,
+    move_to_action=move_to_action,
+    choice_visibility=choice_visibility,
+    # Bids, mother hens and cards taken back are chosen face down, all at once.
+    hidden_move=lambda state, action: True,
+    reward_bounds=_reward_bounds,
+    heuristic=KakelaarHeuristic,
+    baseline_players=(2, 5),
+    test_option_sets=(
+        {},
+        {"worm_counts": (8, 6, 5, 4, 4, 3, 3, 3), "reward": "score_difference"},
+        {"worm_counts": (0, 0, 0, 0, 0, 0, 0, 36), "final_tie": "draw"},
+    ),
+    max_steps=2_000,
+)

@@ -1,0 +1,90 @@
+"""The project's modules import one way: no import circle anywhere (not even through an
+import inside a function or under ``TYPE_CHECKING``), and each layer imports only the
+layers below it: the core ``cardgym`` below the games, the games below ``agents``, then
+``benchmarks``, then the command line ``cardgym_cli``. A game imports no other game."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from cardgym.registration import games
+
+REPO = Path(__file__).resolve().parents[1]
+GAME_PACKAGES = sorted({game.module for game in games()})
+#: Layer of each top-level package, lowest first.
+LAYERS = {"cardgym": 0, **dict.fromkeys(GAME_PACKAGES, 1), "agents": 2, "benchmarks": 3,
+          "cardgym_cli": 4}
+
+
+def _package_dir(package: str) -> Path:
+    module = __import__(package)
+    return Path(module.__file__).parent  # type: ignore[arg-type]
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the project's packages, by dotted name."""
+    found = {}
+    for package in LAYERS:
+        root = _package_dir(package)
+        for path in root.rglob("*.py"):
+            parts = path.relative_to(root.parent).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(path: Path) -> set[str]:
+    """The project modules ``path`` imports, anywhere in the file."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found & set(MODULES)
+
+
+GRAPH = {name: _imports(path) for name, path in MODULES.items()}
+
+
+def test_the_project_has_modules_in_every_layer() -> None:
+    assert {name.partition(".")[0] for name in MODULES} == set(LAYERS)
+    assert len(GAME_PACKAGES) >= 3
+
+
+def test_no_import_circle() -> None:
+    done: set[str] = set()
+
+    def visit(name: str, trail: tuple[str, ...]) -> None:
+        assert name not in trail, f"import circle: {' -> '.join((*trail, name))}"
+        if name in done:
+            return
+        for other in sorted(GRAPH[name] - {name}):
+            # A package's own __init__ re-exporting its modules is not a circle.
+            if not name.startswith(other + "."):
+                visit(other, (*trail, name))
+        done.add(name)
+
+    for name in sorted(GRAPH):
+        visit(name, ())
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_each_layer_imports_only_the_layers_below_it(package: str) -> None:
+    upward = []
+    for name, imported in sorted(GRAPH.items()):
+        if name.partition(".")[0] != package:
+            continue
+        for other in sorted(imported):
+            top = other.partition(".")[0]
+            if top != package and (LAYERS[top] > LAYERS[package]
+                                   or (LAYERS[top] == LAYERS[package] == 1)):
+                upward.append(f"{name} -> {other}")
+    assert not upward, "imports that run up (or across games):\n" + "\n".join(upward)
