@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils.env_checker import data_equivalence
+from numpy.typing import NDArray
 
 from cardgym.aec import CardGameEnv
 from cardgym.game import Game
@@ -93,6 +94,33 @@ class GameKit:
 def kits_of(game: Game) -> list[GameKit]:
     """The kits of a game: its own, then one per test variant."""
     return [GameKit.of(game), *(GameKit.of(game, name) for name in game.test_variants)]
+
+
+# ------------------------------------------------------- table-driven tests
+
+
+def scenario_env(make_env: Callable[..., CardGameEnv[Any]], num_players: int,
+                 scenario: Mapping[str, Any], seed: int = 0, **options: Any) -> CardGameEnv[Any]:
+    """An env reset to ``scenario`` (``reset(options={"scenario": ...})``)."""
+    env = make_env(num_players=num_players, **options)
+    env.reset(seed=seed, options={"scenario": dict(scenario)})
+    return env
+
+
+def step_names(env: CardGameEnv[Any], *names: str) -> None:
+    """Step the agent to act with each named action in turn."""
+    for name in names:
+        env.step(env.action_index(name))
+
+
+def legal_names(env: CardGameEnv[Any]) -> list[str]:
+    """Names of the legal actions of the agent to act, in action order."""
+    return [env.action_name(action) for action in env.legal_actions()]
+
+
+def observation_fields(env: CardGameEnv[Any], seat: int) -> dict[str, NDArray[np.float32]]:
+    """The named fields of ``seat``'s observation."""
+    return env.observation_spec.unpack(env.observe(env.possible_agents[seat])["observation"])
 
 
 def random_action(mask: np.ndarray, rng: np.random.Generator) -> int:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import ek_env
+from cardgym import testing
 from ek_env import state as _state
 from ek_env.state import NOPE_WINDOW, Move, State
 from tests.ek.helpers import apply, expand, make, pass_window
@@ -118,7 +119,7 @@ def senv(hands: list[list[Any]], deck: list[Any], *, first: int = 0,
 
 
 def act(game: Any, name: str) -> None:
-    game.step(game.action_index(name))
+    testing.step_names(game, name)
 
 
 def agent(seat: int) -> str:
@@ -127,12 +128,12 @@ def agent(seat: int) -> str:
 
 def fields(game: Any, seat: int) -> dict[str, np.ndarray]:
     """The named fields of ``seat``'s observation."""
-    return game.observation_spec.unpack(game.observe(agent(seat))["observation"])
+    return testing.observation_fields(game, seat)
 
 
 def legal_names(game: Any) -> set[str]:
     """Names of the legal actions of the agent to act."""
-    return {game.action_name(i) for i in game.legal_actions()}
+    return set(testing.legal_names(game))
 
 
 def pass_env_window(game: Any) -> list[int]:

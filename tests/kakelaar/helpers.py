@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from cardgym import testing
 from kakelaar_env import env as make_env_plain
 from kakelaar_env.cards import TYPE_NAMES, parse_card
-from kakelaar_env.encoding import OBSERVATION_SPEC
 from kakelaar_env.env import raw_env
 from kakelaar_env.state import GAME_OVER, State
 
@@ -25,9 +25,7 @@ CHICKENS = ["c3", "c4", "c5", "c6", "c7"]
 def make_env(num_players: int, scenario: dict[str, Any], seed: int = 0,
              **options: Any) -> raw_env:
     """A reset env set up from ``scenario``."""
-    game = make_env_plain(num_players=num_players, **options)
-    game.reset(seed=seed, options={"scenario": scenario})
-    return game
+    return testing.scenario_env(make_env_plain, num_players, scenario, seed, **options)
 
 
 def run_stage(game: raw_env, choices: dict[int, str]) -> list[int]:
@@ -77,9 +75,9 @@ def names(*cards: str) -> list[str]:
 
 def fields(game: Any, seat: int) -> dict[str, NDArray[np.float32]]:
     """The named observation fields of ``seat``."""
-    return OBSERVATION_SPEC.unpack(game.observe(f"player_{seat}")["observation"])
+    return testing.observation_fields(game, seat)
 
 
 def legal_names(game: raw_env) -> list[str]:
     """Names of the legal actions of the agent to act."""
-    return [game.action_name(i) for i in game.legal_actions()]
+    return testing.legal_names(game)

@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from cardgym import testing
 from phpets_env import rules
 from phpets_env.cards import CARD_VALUES, NUM_VALUES, TOTAL_TOKENS, Card, face_up_aside
-from phpets_env.encoding import OBSERVATION_SPEC
 from phpets_env.env import raw_env
 from phpets_env.state import NO_CARD, Config, Move, Play, State
 
@@ -164,19 +164,17 @@ def make_env(num_players: int, scenario: dict[str, Any], seed: int = 0, **option
     """A reset env dealing round 1 from ``scenario``."""
     from phpets_env import env as make
 
-    game = make(num_players=num_players, **options)
-    game.reset(seed=seed, options={"scenario": scenario})
-    return game
+    return testing.scenario_env(make, num_players, scenario, seed, **options)
 
 
 def step_name(game: raw_env, name: str) -> None:
     """Step the agent to act with the action of that name."""
-    game.step(game.action_index(name))
+    testing.step_names(game, name)
 
 
 def fields(game: raw_env, seat: int) -> dict[str, NDArray[np.float32]]:
     """The named observation fields of ``seat``."""
-    return OBSERVATION_SPEC.unpack(game.observe(f"player_{seat}")["observation"])
+    return testing.observation_fields(game, seat)
 
 
 def known_hand(game: raw_env, observer: int, other: int) -> list[int]:
