@@ -127,9 +127,14 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         illegal_action: str = "raise",
     ) -> None:
         super().__init__()
-        self.layout = self.game.layout(self.config)
-        self.action_table = self.layout.action_table
-        self.observation_spec = self.layout.observation_spec
+        game, layout = self.game, self.game.layout(self.config)
+        self.layout = layout
+        self.action_table = layout.action_table
+        self.observation_spec = layout.observation_spec
+        # The hooks run on every step: their functions are bound once, here.
+        self._to_act_of, self._is_over_of = game.to_act, game.is_over
+        self._view_of, self._encode_of = game.player_view, layout.encode
+        self._mask_of, self._apply_of = layout.legal_mask, layout.apply
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(
                 f"render_mode={render_mode!r} is not supported; "
@@ -182,24 +187,24 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
 
     def _game_to_act(self) -> int:
         """The seat to act now (any seat once the game is over)."""
-        return self.game.to_act(self.game_state)
+        return self._to_act_of(self.game_state)
 
     def _game_legal_mask(self) -> int:
         """Legal actions of the seat to act as a bit mask (bit ``i`` set: action ``i`` legal)."""
-        return self.layout.legal_mask(self.game_state)
+        return self._mask_of(self.game_state)
 
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
         """Apply a legal action of the seat to act; ``None`` if nothing but the move
         happened. By default the game's returns are the rewards, once it is over."""
         state = self.game_state
-        self.layout.apply(state, action, rng)
-        if self.game.is_over(state):
+        self._apply_of(state, action, rng)
+        if self._is_over_of(state):
             return StepOutcome(self.game.returns(state), game_over=True)
         return None
 
     def _game_encode(self, seat: int) -> NDArray[np.float32]:
         """The observation vector of one seat, from that seat's view alone."""
-        return self.layout.encode(self.game.player_view(self.game_state, seat))
+        return self._encode_of(self._view_of(self.game_state, seat))
 
     def _game_render(self, seat: int | None) -> str:
         """Text of the table from one seat's view, or the full view when ``seat`` is None."""

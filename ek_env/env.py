@@ -462,7 +462,7 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
         state: State = self.game_state  # type: ignore[assignment]
         out_before = len(state.eliminated)
-        self.layout.apply(state, action, rng)
+        self._apply_of(state, action, rng)
         out = state.eliminated[out_before:]
         if not out and state.phase != GAME_OVER:
             return None

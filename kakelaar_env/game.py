@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from cardgym.game import Game, Layout
 from kakelaar_env import rules
 from kakelaar_env.cards import DEFAULT_WORM_COUNTS, NUM_WORM_VALUES, NUM_WORMS
@@ -27,14 +25,8 @@ from kakelaar_env.render import render_full, render_view
 from kakelaar_env.state import FINAL_TIE_OPTIONS, REWARD_OPTIONS, Config, State
 from kakelaar_env.view import PlayerView
 
-
-def _apply(state: State, action: int, rng: np.random.Generator) -> None:
-    # Nothing in Karel Kakelaar is random after the deal.
-    apply_action(state, action)
-
-
 #: One layout for every table size and option.
-LAYOUT = Layout(ACTION_TABLE, OBSERVATION_SPEC, legal_action_mask, _apply, encode)
+LAYOUT = Layout(ACTION_TABLE, OBSERVATION_SPEC, legal_action_mask, apply_action, encode)
 
 
 def _layout(config: Any) -> Layout:

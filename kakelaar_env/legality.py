@@ -81,9 +81,10 @@ def parallel_mask(state: State, seat: int) -> int:
     return 1 << (HEN_NONE_INDEX if state.phase == HEN_STAGE else PASS_INDEX)
 
 
-def apply_action(state: State, action: int) -> None:
+def apply_action(state: State, action: int, rng: np.random.Generator | None = None) -> None:
     """Commit a legal action index of the seat to act (the fast path of the AEC env,
-    the parallel env and the search; :func:`apply` is the checked one)."""
+    the parallel env and the search; :func:`apply` is the checked one). Nothing after
+    the deal is random: ``rng`` is taken for the layout's common signature and unused."""
     kind, card = ACTION_SPECS[action]
     if kind == BID_CARD:
         commit_bid(state, card)
