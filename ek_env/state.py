@@ -9,9 +9,10 @@ placed (``known_deck``), and lower bounds on the cards in every other hand
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final
+from typing import ClassVar, Final
 
 import numpy as np
 
@@ -267,6 +268,15 @@ class State(SlotState):
         "alter_placed", "garbage_queue", "garbage_in", "garbage_from", "garbage_lost",
         "marks_total", "sizes", "log", "ruled_out",
     )
+    #: How ``clone()`` copies the mutable fields (cardgym.state); the rest are shared.
+    COPY: ClassVar[Mapping[str, str]] = {
+        "deck": "copy", "hands": "nested", "sizes": "copy", "discard": "copy",
+        "out_of_play": "copy", "box": "copy", "alive": "copy", "pending_five": "copy",
+        "known_deck": "nested", "known_hands": "copy", "eliminated": "copy", "blind": "copy",
+        "marked": "nested", "explode_queue": "copy", "alter_left": "copy",
+        "alter_placed": "copy", "garbage_queue": "copy", "garbage_in": "copy",
+        "garbage_from": "copy", "garbage_lost": "copy", "log": "copy", "ruled_out": "copy",
+    }
 
     def __init__(self, config: Config) -> None:
         n = config.num_players
@@ -313,53 +323,6 @@ class State(SlotState):
         self.garbage_lost: list[int] = []
         self.log: list[Event] = []
         self.ruled_out = bytearray(n * k)
-
-    def clone(self) -> State:
-        """An independent copy (the config is shared: it is immutable)."""
-        other = State.__new__(State)
-        other.config = self.config
-        other.num_players = self.num_players
-        other.deck = self.deck[:]
-        other.hands = [hand[:] for hand in self.hands]
-        other.sizes = self.sizes[:]
-        other.discard = self.discard[:]
-        other.out_of_play = self.out_of_play[:]
-        other.box = self.box[:]
-        other.alive = self.alive[:]
-        other.turn_holder = self.turn_holder
-        other.owed = self.owed
-        other.attacked = self.attacked
-        other.phase = self.phase
-        other.to_act = self.to_act
-        other.pending_kind = self.pending_kind
-        other.pending_card = self.pending_card
-        other.pending_target = self.pending_target
-        other.pending_named = self.pending_named
-        other.pending_five = self.pending_five[:]
-        other.nopes = self.nopes
-        other.window_last = self.window_last
-        other.held_kitten = self.held_kitten
-        other.known_deck = [known[:] for known in self.known_deck]
-        other.known_hands = self.known_hands[:]
-        other.eliminated = self.eliminated[:]
-        other.winner = self.winner
-        other.turns_played = self.turns_played
-        other.kinds = self.kinds
-        other.blind = self.blind[:]
-        other.marked = [marks[:] for marks in self.marked]
-        other.marks_total = self.marks_total
-        other.explode_queue = self.explode_queue[:]
-        other.resume = self.resume
-        other.resume_seat = self.resume_seat
-        other.alter_left = self.alter_left[:]
-        other.alter_placed = self.alter_placed[:]
-        other.garbage_queue = self.garbage_queue[:]
-        other.garbage_in = self.garbage_in[:]
-        other.garbage_from = self.garbage_from[:]
-        other.garbage_lost = self.garbage_lost[:]
-        other.log = self.log[:]
-        other.ruled_out = self.ruled_out[:]
-        return other
 
     def hand_size(self, seat: int) -> int:
         return self.sizes[seat]

@@ -11,10 +11,10 @@ holds more than two; with two or fewer they take all without choosing).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final
+from typing import ClassVar, Final
 
 import numpy as np
 
@@ -143,6 +143,13 @@ class State(SlotState):
         "bids", "hen_choices", "hen_played", "picks", "last_bids", "winners", "version",
         "log", "record_start", "round_digest", "memo",
     )
+    #: How ``clone()`` copies the mutable fields (cardgym.state); the rest are shared.
+    COPY: ClassVar[Mapping[str, str]] = {
+        "asked": "copy", "deck": "copy", "removed": "copy", "unseen": "copy", "row": "copy",
+        "hands": "nested", "discards": "nested", "robot_deck": "copy", "robot_discard": "copy",
+        "robot_won": "copy", "bids": "copy", "hen_choices": "copy", "hen_played": "copy",
+        "picks": "nested", "last_bids": "copy", "log": "copy",
+    }
     #: ``memo`` is a cache, not game state: neither compared nor pickled.
     TRANSIENT = ("memo",)
 
@@ -205,41 +212,6 @@ class State(SlotState):
         """Mark public facts as changed (drops the encoder's cache)."""
         self.version += 1
         self.memo = None
-
-    def clone(self) -> State:
-        """An independent copy (the config is shared: it is immutable)."""
-        other = State.__new__(State)
-        other.config = self.config
-        other.num_players = self.num_players
-        other.round = self.round
-        other.phase = self.phase
-        other.current = self.current
-        other.asked = self.asked[:]
-        other.cursor = self.cursor
-        other.deck = self.deck[:]
-        other.removed = self.removed[:]
-        other.unseen = self.unseen[:]
-        other.row = self.row[:]
-        other.hands = [hand[:] for hand in self.hands]
-        other.discards = [pile[:] for pile in self.discards]
-        other.circle = self.circle
-        other.tractor = self.tractor
-        other.robot_deck = self.robot_deck[:]
-        other.robot_discard = self.robot_discard[:]
-        other.robot_won = self.robot_won[:]
-        other.hens_out = self.hens_out
-        other.bids = self.bids[:]
-        other.hen_choices = self.hen_choices[:]
-        other.hen_played = self.hen_played[:]
-        other.picks = [picks[:] for picks in self.picks]
-        other.last_bids = self.last_bids[:]
-        other.winners = self.winners
-        other.version = self.version
-        other.log = self.log[:]
-        other.record_start = self.record_start
-        other.round_digest = self.round_digest
-        other.memo = None
-        return other
 
 
 @dataclass(frozen=True, slots=True)

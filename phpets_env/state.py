@@ -8,6 +8,7 @@ stays known; a shuffle or a secret placement makes it stale.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import ClassVar, Final
@@ -99,6 +100,13 @@ class State(SlotState):
         "pending", "known", "trapped", "ruled_out", "log", "deck_watchers", "round_start",
         "round_number", "round_winners", "match_winners", "public_log", "public_seen",
     )
+    #: How ``clone()`` copies the mutable fields (cardgym.state); the rest are shared.
+    COPY: ClassVar[Mapping[str, str]] = {
+        "deck": "copy", "face_up": "copy", "hands": "nested", "rows": "nested",
+        "in_round": "copy", "protected": "copy", "tokens": "copy", "known": "copy",
+        "trapped": "copy", "ruled_out": "copy", "log": "copy", "public_log": "optional",
+        "public_seen": "share",
+    }
     #: The public parts of ``log``'s events but the turn-start draws, and how many
     #: events of ``log`` they cover, filled in lazily by the view (a cache).
     TRANSIENT: ClassVar[tuple[str, ...]] = ("public_log", "public_seen")
@@ -131,36 +139,6 @@ class State(SlotState):
         self.round_number: int = 0
         self.round_winners: tuple[int, ...] = ()
         self.match_winners: tuple[int, ...] = ()
-
-    def clone(self) -> State:
-        """An independent copy (the config is shared: it is immutable)."""
-        other = State.__new__(State)
-        other.config = self.config
-        other.num_players = self.num_players
-        other.deck = self.deck[:]
-        other.aside = self.aside
-        other.face_up = self.face_up[:]
-        other.hands = [hand[:] for hand in self.hands]
-        other.rows = [row[:] for row in self.rows]
-        other.in_round = self.in_round[:]
-        other.protected = self.protected[:]
-        other.tokens = self.tokens[:]
-        other.token_supply = self.token_supply
-        other.to_act = self.to_act
-        other.phase = self.phase
-        other.pending = self.pending
-        other.known = self.known[:]
-        other.trapped = self.trapped[:]
-        other.ruled_out = self.ruled_out[:]
-        other.log = self.log[:]
-        other.public_log = None if self.public_log is None else self.public_log[:]
-        other.public_seen = self.public_seen
-        other.deck_watchers = self.deck_watchers
-        other.round_start = self.round_start
-        other.round_number = self.round_number
-        other.round_winners = self.round_winners
-        other.match_winners = self.match_winners
-        return other
 
 
 @dataclass(frozen=True, slots=True)
