@@ -114,3 +114,13 @@ class ActionTable(Generic[MoveT]):
             )
             i = j + 1
         return "\n".join(lines)
+
+
+def actions_of(mask: int) -> list[int]:
+    """The action indices of the set bits of a legal-action mask, lowest first."""
+    actions = []
+    while mask:
+        low = mask & -mask
+        actions.append(low.bit_length() - 1)
+        mask ^= low
+    return actions

@@ -135,22 +135,8 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         self._to_act_of, self._is_over_of = game.to_act, game.is_over
         self._view_of, self._encode_of = game.player_view, layout.encode
         self._mask_of, self._apply_of = layout.legal_mask, layout.apply
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionError(
-                f"render_mode={render_mode!r} is not supported; "
-                f"allowed: None, {', '.join(map(repr, self.metadata['render_modes']))}"
-            )
-        if illegal_action not in ("raise", "lose"):
-            raise OptionError(
-                f"illegal_action={illegal_action!r} is not allowed; allowed: 'raise', 'lose'"
-            )
-        if not (render_seat is None or render_seat == "full" or (
-            isinstance(render_seat, int) and 0 <= render_seat < num_players
-        )):
-            raise OptionError(
-                f"render_seat={render_seat!r} is not allowed; allowed: None (the agent to act), "
-                f"'full', or a seat 0..{num_players - 1}"
-            )
+        check_env_arguments(self.metadata["render_modes"], num_players, render_mode,
+                            render_seat, illegal_action)
         self.num_players = num_players
         self.render_mode = render_mode
         self.render_seat = render_seat
@@ -555,6 +541,25 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
 #: The key PettingZoo's ``api_test`` and ``parallel_api_test`` probe ``reset`` with
 #: (``options={"options": 1}``): accepted silently, like every PettingZoo env does.
 _PROBE_KEY = "options"
+
+
+def check_env_arguments(render_modes: Sequence[str], num_players: int,
+                        render_mode: str | None, render_seat: int | str | None,
+                        illegal_action: str, to_act: str = "the agent to act") -> None:
+    """Raise :class:`OptionError` naming a bad env argument and what is allowed (the AEC
+    and the parallel base classes alike; ``to_act`` says whose view ``None`` shows)."""
+    if render_mode is not None and render_mode not in render_modes:
+        raise OptionError(f"render_mode={render_mode!r} is not supported; "
+                          f"allowed: None, {', '.join(map(repr, render_modes))}")
+    if illegal_action not in ("raise", "lose"):
+        raise OptionError(
+            f"illegal_action={illegal_action!r} is not allowed; allowed: 'raise', 'lose'"
+        )
+    if not (render_seat is None or render_seat == "full" or (
+        isinstance(render_seat, int) and 0 <= render_seat < num_players
+    )):
+        raise OptionError(f"render_seat={render_seat!r} is not allowed; allowed: None "
+                          f"({to_act}), 'full', or a seat 0..{num_players - 1}")
 
 
 def scenario_of(options: object, env_name: str) -> dict[str, Any] | None:

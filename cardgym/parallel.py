@@ -35,8 +35,8 @@ from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
-from cardgym.aec import scenario_of
-from cardgym.errors import IllegalMoveError, OptionError, OrderError
+from cardgym.aec import check_env_arguments, scenario_of
+from cardgym.errors import IllegalMoveError, OrderError
 from cardgym.game import Game, Layout
 from cardgym.record import TABLE, events_as_seen_by
 
@@ -82,8 +82,8 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         render_seat: int | str | None = None,
         illegal_action: str = "raise",
     ) -> None:
-        _check_options(self.metadata["render_modes"], num_players, render_mode, render_seat,
-                       illegal_action)
+        check_env_arguments(self.metadata["render_modes"], num_players, render_mode,
+                            render_seat, illegal_action, to_act="the seat whose commit is next")
         self.layout = self.game.layout(self.config)
         self.num_players = num_players
         self.render_mode = render_mode
@@ -318,21 +318,3 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
                               {a: {} for a in agents})
         self.agents = []
         return result
-
-
-def _check_options(render_modes: list[str], num_players: int, render_mode: str | None,
-                   render_seat: int | str | None, illegal_action: str) -> None:
-    """Raise :class:`OptionError` naming a bad env option and what is allowed."""
-    if render_mode is not None and render_mode not in render_modes:
-        raise OptionError(f"render_mode={render_mode!r} is not supported; "
-                          f"allowed: None, {', '.join(map(repr, render_modes))}")
-    if illegal_action not in ("raise", "lose"):
-        raise OptionError(
-            f"illegal_action={illegal_action!r} is not allowed; allowed: 'raise', 'lose'"
-        )
-    if not (render_seat is None or render_seat == "full" or (
-        isinstance(render_seat, int) and 0 <= render_seat < num_players
-    )):
-        raise OptionError(f"render_seat={render_seat!r} is not allowed; allowed: None (the "
-                          f"seat whose commit is next), 'full' (everything), or a seat "
-                          f"0..{num_players - 1}")

@@ -76,13 +76,3 @@ def move_to_action(state: State, move: Move) -> int:
     if isinstance(move, HenChoice):
         return HEN_PLAY_INDEX if move.play else HEN_NONE_INDEX
     return TAKE_BASE + move.card
-
-
-def actions_of(mask: int) -> list[int]:
-    """The action indices of the set bits of ``mask``, lowest first."""
-    actions = []
-    while mask:
-        low = mask & -mask
-        actions.append(low.bit_length() - 1)
-        mask ^= low
-    return actions

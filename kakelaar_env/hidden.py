@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardgym.actions import actions_of
 from cardgym.record import blank_unseen
-from kakelaar_env.actions import ACTION_SPECS, actions_of
+from kakelaar_env.actions import ACTION_SPECS
 from kakelaar_env.events import blank_secret
 from kakelaar_env.legality import stage_choices
 from kakelaar_env.state import NONE, State

@@ -11,6 +11,7 @@ from typing import Final, cast
 
 import numpy as np
 
+from cardgym.actions import actions_of
 from cardgym.errors import IllegalMoveError
 from kakelaar_env.actions import (
     ACTION_SPECS,
@@ -22,7 +23,6 @@ from kakelaar_env.actions import (
     PASS_INDEX,
     TAKE_BASE,
     TAKE_CARD,
-    actions_of,
     move_to_action,
 )
 from kakelaar_env.cards import NUM_BIDDABLE

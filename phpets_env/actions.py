@@ -104,16 +104,6 @@ DEPTH_BASE: Final = ACTION_TABLE.index("mouse_trapper:depth=0")
 NUM_GUESSES: Final = len(BOWL_GUESSES)
 
 
-def actions_of(mask: int) -> list[int]:
-    """The action indices of the set bits of ``mask``, lowest first."""
-    actions = []
-    while mask:
-        low = mask & -mask
-        actions.append(low.bit_length() - 1)
-        mask ^= low
-    return actions
-
-
 def action_to_move(state: State, action: int) -> Move:
     """The engine move an action index stands for, for the seat to act."""
     kind, card, offset, extra = ACTION_SPECS[action]

@@ -12,6 +12,7 @@ from typing import Final
 
 import numpy as np
 
+from cardgym.actions import actions_of
 from cardgym.errors import IllegalMoveError
 from phpets_env.actions import (
     ACTION_SPECS,
@@ -24,7 +25,6 @@ from phpets_env.actions import (
     SWAP,
     TARGET_BASE,
     action_to_move,
-    actions_of,
 )
 from phpets_env.cards import ANY_PLAYER, CARD_VALUES, MAX_PLAYERS, NO_TARGET, TARGET_KIND, Card
 from phpets_env.plays import play, resolve_grave_digger, resolve_mouse_trapper
