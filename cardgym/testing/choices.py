@@ -1,0 +1,235 @@
+"""The choice checks: a secret choice leaves the seats not party to it unable to
+tell the alternatives apart (and their resamples unchanged); every seat tells
+public alternatives apart."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cardgym.aec import CardGameEnv
+from cardgym.testing.kit import GameKit, play_episode
+
+_BOOKKEEPING = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations",
+                "infos", "agent_selection", "_rewards_dirty")
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    """What one seat receives after a step: its observation and mask, whether it is
+    still an agent, finished, its reward so far, and who acts next."""
+
+    present: bool
+    finished: bool
+    reward: float
+    to_act: str
+    observation: bytes
+    mask: bytes
+
+    def differences(self, other: SeatOutcome, spec: Any) -> list[str]:
+        """Readable list of what differs from ``other`` (observation fields by name)."""
+        out = [name for name in ("present", "finished", "reward", "to_act")
+               if getattr(self, name) != getattr(other, name)]
+        if self.mask != other.mask:
+            out.append("action mask")
+        if self.observation != other.observation:
+            mine = np.frombuffer(self.observation, dtype=np.float32)
+            theirs = np.frombuffer(other.observation, dtype=np.float32)
+            changed = np.flatnonzero(mine != theirs)
+            fields = sorted({name for name in spec.offsets
+                             for i in changed.tolist() if i in range(
+                                 spec.offsets[name], spec.offsets[name] + spec[name].size)})
+            out.append(f"observation fields {fields}")
+        return out
+
+
+@dataclass
+class ChoiceReport:
+    """What the choice checks compared (so that a test can require they ran)."""
+
+    decisions: int = 0
+    private_pairs: int = 0
+    public_pairs: int = 0
+    resamples: int = 0
+
+
+def _try_each(env: CardGameEnv[Any], actions: Sequence[int]) -> dict[int, tuple[Any, list[SeatOutcome]]]:
+    """Apply each action to a clone of the env's state with the same generator state;
+    return the state after it and every seat's outcome. The env is left as it was."""
+    state = env.game_state
+    rng = env.np_random
+    saved_rng = rng.bit_generator.state
+    saved = {name: copy.deepcopy(getattr(env, name)) for name in _BOOKKEEPING}
+    results: dict[int, tuple[Any, list[SeatOutcome]]] = {}
+    try:
+        for action in actions:
+            env._replace_state(state.clone())  # type: ignore[union-attr]
+            rng.bit_generator.state = saved_rng
+            env.step(action)
+            outcomes = []
+            for agent in env.possible_agents:
+                obs = env.observe(agent)
+                outcomes.append(SeatOutcome(
+                    present=agent in env.agents,
+                    finished=bool(env.terminations.get(agent, True)),
+                    reward=float(env._cumulative_rewards.get(agent, 0.0)),
+                    to_act=env.agent_selection,
+                    observation=obs["observation"].tobytes(),
+                    mask=obs["action_mask"].tobytes(),
+                ))
+            results[action] = (env.game_state, outcomes)
+            for name, value in saved.items():
+                setattr(env, name, copy.deepcopy(value))
+    finally:
+        env.game_state = state
+        env._mask_cache = None
+        rng.bit_generator.state = saved_rng
+        for name, value in saved.items():
+            setattr(env, name, value)
+    return results
+
+
+def _differing(a: Any, b: Any) -> list[str]:
+    """Names of the state fields that differ (states built on ``SlotState``)."""
+    fields = getattr(a, "fields", None)
+    if fields is None:
+        return ["the states"]
+    return [name for name in fields() if getattr(a, name) != getattr(b, name)]
+
+
+def check_choices(kit: GameKit, num_players: int, games: int = 10,
+                  options: dict[str, Any] | None = None, seed: int = 0,
+                  private: bool = True, public: bool = True, resample: bool = True,
+                  probe_budget: int | None = None, min_games: int = 2) -> ChoiceReport:
+    """The choice checks (:func:`check_decision`) at every decision of random games.
+
+    With ``probe_budget``, no new game starts once that many decisions are probed and
+    ``min_games`` games are played. Returns what was compared.
+    """
+    if kit.choice_visibility is None:
+        raise AssertionError(f"{kit.name}: the kit has no choice_visibility; the choice "
+                             "checks need it (see GameKit)")
+    env = kit.make_env(num_players=num_players, **(options or {}))
+    rng = np.random.default_rng(seed)
+    report = ChoiceReport()
+    where = [""]
+
+    def probe(env: CardGameEnv[Any]) -> None:
+        check_decision(kit, env, private=private, public=public, resample=resample,
+                       report=report, where=where[0])
+
+    for game in range(games):
+        if probe_budget is not None and game >= min_games and report.decisions >= probe_budget:
+            break
+        where[0] = f"{kit.name} {num_players}p, game {game}"
+        play_episode(env, rng, seed=seed + game, each_step=probe, max_steps=kit.max_steps)
+    return report
+
+
+def check_decision(kit: GameKit, env: CardGameEnv[Any], private: bool = True,
+                   public: bool = True, resample: bool = True,
+                   report: ChoiceReport | None = None, where: str = "") -> ChoiceReport:
+    """The choice checks (docs/rules/README.md, both ways) at the env's current decision.
+
+    Every legal alternative is applied to a clone of the state with the same
+    generator state, and the alternatives are grouped by what the table sees of them
+    (``kit.choice_visibility``):
+
+    - ``private``: alternatives with the same public part must leave every seat not
+      party to the secret with the same observation, mask, reward, finish and next
+      agent to act;
+    - ``resample``: and ``kit.resample_hidden`` for such a seat, from equal
+      generators, must give equal states: a search agent's samples depend on the
+      seat's information alone, not on another seat's secret choice;
+    - ``public``: alternatives with different public parts must give every seat
+      still in the game different outcomes.
+
+    The env is left as it was. Raises ``AssertionError`` naming the alternatives, the
+    seat and what differs (or does not); returns what was compared, added to
+    ``report`` if one is given.
+    """
+    if kit.choice_visibility is None:
+        raise AssertionError(f"{kit.name}: the kit has no choice_visibility; the choice "
+                             "checks need it (see GameKit)")
+    report = report if report is not None else ChoiceReport()
+    legal = env.legal_actions()
+    if len(legal) < 2:
+        return report
+    spec = env.observation_spec
+    num_players = env.num_players
+    state = env.game_state
+    name = env.action_name
+    groups: dict[Hashable, list[int]] = {}
+    parties: dict[int, int] = {}
+    for action in legal:
+        label, seen_by = kit.choice_visibility(state, action)
+        groups.setdefault(label, []).append(action)
+        parties[action] = seen_by
+    results = _try_each(env, legal)
+    report.decisions += 1
+    where = f"{where or kit.name}, {env.agent_selection} to act"
+    if private or resample:
+        for label, members in groups.items():
+            for seat in range(num_players):
+                # The alternatives this seat is not party to (a secret may have more
+                # parties for some alternatives, e.g. who draws a card put on top).
+                outside = [a for a in members if not parties[a] >> seat & 1]
+                if len(outside) < 2:
+                    continue
+                first = outside[0]
+                for other in outside[1:]:
+                    if private:
+                        a, b = results[first][1][seat], results[other][1][seat]
+                        report.private_pairs += 1
+                        assert a == b, (
+                            f"{where}: the secret choice between {name(first)!r} and "
+                            f"{name(other)!r} (public part {label!r}) is seen by seat "
+                            f"{seat}, not party to it: {a.differences(b, spec)} differ")
+                    if resample and results[first][1][seat].present:
+                        sample_a = kit.resample_hidden(results[first][0], seat,
+                                                       np.random.default_rng(seat))
+                        sample_b = kit.resample_hidden(results[other][0], seat,
+                                                       np.random.default_rng(seat))
+                        report.resamples += 1
+                        assert sample_a == sample_b, (
+                            f"{where}: resample_hidden for seat {seat} depends on the "
+                            f"secret choice between {name(first)!r} and {name(other)!r}, "
+                            f"which that seat did not see: {_differing(sample_a, sample_b)} "
+                            f"differ")
+    if public and len(groups) > 1:
+        present = [seat for seat, agent in enumerate(env.possible_agents)
+                   if agent in env.agents and not env.terminations[agent]]
+        representatives = [members[0] for members in groups.values()]
+        for seat in present:
+            first_with: dict[SeatOutcome, int] = {}
+            for action in representatives:
+                outcome = results[action][1][seat]
+                earlier = first_with.setdefault(outcome, action)
+                assert earlier == action, (
+                    f"{where}: seat {seat} cannot tell the public choices "
+                    f"{name(earlier)!r} and {name(action)!r} apart: its observation, "
+                    f"mask, reward and turn order are identical")
+            report.public_pairs += len(representatives) - 1
+    return report
+
+
+def check_private_choices(kit: GameKit, num_players: int, **kwargs: Any) -> ChoiceReport:
+    """Private choice stays private (see :func:`check_choices`); the search's resamples
+    included. Raises ``AssertionError`` if no secret choice was met, so that it can fail."""
+    report = check_choices(kit, num_players, public=False, **kwargs)
+    assert report.private_pairs > 0, (
+        f"{kit.name} {num_players}p: no secret choice between two alternatives was met; "
+        "the check could not fail")
+    return report
+
+
+def check_public_choices(kit: GameKit, num_players: int, **kwargs: Any) -> ChoiceReport:
+    """Public choice is seen (see :func:`check_choices`)."""
+    report = check_choices(kit, num_players, private=False, resample=False, **kwargs)
+    assert report.public_pairs > 0, (
+        f"{kit.name} {num_players}p: no decision between public alternatives was met")
+    return report
