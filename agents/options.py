@@ -17,24 +17,18 @@ import ast
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from cardgym.errors import OptionError
 from cardgym.registration import Game, short_name
 
 __all__ = [
-    "NOT_RULE_OPTIONS",
     "OptionsError",
     "check_options",
     "check_players",
-    "env_factory",
     "game_options",
     "make_env",
     "parse_option",
     "parse_options",
 ]
-
-#: Constructor arguments of ``raw_env`` that are not rule options.
-NOT_RULE_OPTIONS = frozenset({"self", "num_players", "render_mode", "render_seat",
-                              "illegal_action"})
-
 
 class OptionsError(ValueError):
     """A ``key=value`` option that does not parse, or that the game does not accept."""
@@ -69,11 +63,6 @@ def parse_options(texts: Iterable[str]) -> dict[str, Any]:
     return options
 
 
-def env_factory(game: Game) -> Any:
-    """The ``raw_env`` class of a registered game."""
-    return game.raw_env
-
-
 def game_options(game: Game) -> dict[str, Any]:
     """The rule options of ``game`` and their defaults (its ``Config`` fields)."""
     return game.option_defaults()
@@ -95,7 +84,7 @@ def make_env(game: Game, num_players: int, options: Mapping[str, Any] | None = N
              **env_kwargs: Any) -> Any:
     """A ``raw_env`` of ``game`` with rule ``options`` (checked first) and other arguments."""
     options = check_options(game, num_players, options, build=False)
-    return env_factory(game)(num_players=num_players, **options, **env_kwargs)
+    return game.raw_env(num_players=num_players, **options, **env_kwargs)
 
 
 def check_options(game: Game, num_players: int,
@@ -103,32 +92,25 @@ def check_options(game: Game, num_players: int,
     """``options`` as a dict once ``game`` accepts them at ``num_players`` seats.
 
     Args:
-        build: also build the environment, so that its own checks judge the values.
+        build: also check the values and the player count (the game's ``Config``
+            judges them), not only the names.
 
     Raises:
         OptionsError: an unknown option (the message lists the game's options with
             their defaults) or a value the game refuses (its own message).
     """
-    from cardgym.errors import OptionError
-
     options = dict(options or {})
-    known = game_options(game)
-    unknown = [key for key in options if key not in known]
-    if unknown:
-        listing = ", ".join(f"{name} (default {default!r})" for name, default in known.items())
-        names = ", ".join(map(repr, unknown))
-        raise OptionsError(
-            f"unknown option{'s' if len(unknown) > 1 else ''} {names} for "
-            f"{short_name(game.env_id)}; its options: {listing or 'none'}"
-        )
-    if build:
-        check_players(game, num_players)
-        try:
-            env_factory(game)(num_players=num_players, **options)
-        except OptionError as error:
-            raise OptionsError(str(error)) from None
-        except (TypeError, ValueError) as error:
-            raise OptionsError(
-                f"bad option value for {short_name(game.env_id)}: {error}"
-            ) from None
+    try:
+        game.check_option_names(options)
+    except OptionError as error:
+        raise OptionsError(str(error)) from None
+    if not build:
+        return options
+    check_players(game, num_players)
+    try:
+        game.make_config(num_players, **options)
+    except OptionError as error:
+        raise OptionsError(str(error)) from None
+    except (TypeError, ValueError) as error:
+        raise OptionsError(f"bad option value for {game.name}: {error}") from None
     return options

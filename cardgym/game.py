@@ -256,17 +256,23 @@ class Game:
         return {f.name: f.default for f in dataclasses.fields(self.config)  # type: ignore[arg-type]
                 if f.name != "num_players"}
 
-    def make_config(self, num_players: int, **options: Any) -> Any:
-        """Checked rule options; an unknown option is an
-        :class:`~cardgym.errors.OptionError` that lists the known ones."""
+    def check_option_names(self, options: Mapping[str, Any]) -> None:
+        """Raise :class:`~cardgym.errors.OptionError` for an option the game does not
+        have; the message lists the game's options with their defaults."""
         from cardgym.errors import OptionError
 
         known = self.option_defaults()
-        unknown = sorted(set(options) - set(known))
+        unknown = [key for key in options if key not in known]
         if unknown:
-            allowed = ", ".join(f"{key} (default {value!r})" for key, value in known.items())
-            raise OptionError(f"{self.title} has no rule option {', '.join(unknown)}; "
-                              f"options: {allowed or 'none'}")
+            listing = ", ".join(f"{key} (default {value!r})" for key, value in known.items())
+            names = ", ".join(map(repr, unknown))
+            raise OptionError(f"unknown option{'s' if len(unknown) > 1 else ''} {names} for "
+                              f"{self.name}; its options: {listing or 'none'}")
+
+    def make_config(self, num_players: int, **options: Any) -> Any:
+        """Checked rule options: an unknown option or a bad value is an
+        :class:`~cardgym.errors.OptionError` saying what is allowed."""
+        self.check_option_names(options)
         return self.config(num_players=num_players, **options)
 
 
