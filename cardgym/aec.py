@@ -29,7 +29,7 @@ Guarantees:
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from cardgym.actions import ActionTable
-from cardgym.errors import GameOverError, IllegalMoveError, OptionError, OrderError
+from cardgym.errors import GameOverError, IllegalMoveError, OptionError, OrderError, ScenarioError
 from cardgym.game import Game, Layout
 from cardgym.observation import ObservationSpec
 from cardgym.record import TABLE, Event, events_as_seen_by
@@ -250,17 +250,14 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
             rng, rng_seed = seeding.np_random(seed)
         else:
             rng, rng_seed = self._np_random, self._np_random_seed
-        # A scenario that fails validation leaves the env as it was, generator included.
-        saved = rng.bit_generator.state if scenario is not None else None
-        try:
-            game_state = self._game_new(rng, scenario)
-        except Exception:
-            if saved is not None:
-                rng.bit_generator.state = saved
-            raise
+        game_state = start_game(self.game, lambda: self._game_new(rng, scenario), rng,
+                                scenario is not None)
         self._np_random, self._np_random_seed = rng, rng_seed
         self.game_state = game_state
         self.agents = self.possible_agents[:]
+        if scenario is not None and self.game.seats_out is not None:
+            out = set(self.game.seats_out(game_state))
+            self.agents = [agent for seat, agent in enumerate(self.agents) if seat not in out]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
@@ -271,6 +268,13 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         self.agent_selection = self.possible_agents[self._game_to_act()]
         if self.render_mode == "human":
             self.render()
+
+    def position(self) -> dict[str, Any]:
+        """The current state as a scenario, in JSON types: ``reset(options={"scenario":
+        env.position()})`` on an env of the same game and options sets up the same
+        state, and play goes on from it as from this one (docs/positions.md)."""
+        self._require_reset("position()")
+        return self.game.position(self.game_state)
 
     def _require_reset(self, what: str) -> None:
         if self.game_state is None:
@@ -560,6 +564,25 @@ def check_env_arguments(render_modes: Sequence[str], num_players: int,
     )):
         raise OptionError(f"render_seat={render_seat!r} is not allowed; allowed: None "
                           f"({to_act}), 'full', or a seat 0..{num_players - 1}")
+
+
+def start_game(game: Game, new: Callable[[], StateT], rng: np.random.Generator,
+               from_scenario: bool) -> StateT:
+    """``new()``, the new game state; from a scenario, one that is not over yet. A
+    scenario that fails leaves the generator as it was (and the env, which has not
+    changed yet)."""
+    if not from_scenario:
+        return new()
+    saved = rng.bit_generator.state
+    try:
+        state = new()
+        if game.is_over(state):
+            raise ScenarioError("the scenario is a finished game: nothing is left to play "
+                                "(set up a position before the end)")
+    except Exception:
+        rng.bit_generator.state = saved
+        raise
+    return state
 
 
 def scenario_of(options: object, env_name: str) -> dict[str, Any] | None:

@@ -157,6 +157,19 @@ class Game:
         log: state -> the public record (:mod:`cardgym.record`), oldest first.
         describe_event: (event, seat, num_players) -> one event in words, as
             ``seat`` saw it.
+        position: state -> the state as a scenario (JSON types only: dicts with
+            string keys, lists, strings, numbers, booleans) from which ``new_game``
+            sets up the same state again, drawing nothing from the generator
+            (docs/positions.md).
+        scenario_keys: the keys a scenario may hold, in the order ``position``
+            writes them.
+        canonical_state: state -> the same state with its interchangeable labels
+            (the ids of identical copies of a card) as a position sets them up, so
+            that a state read back from its position equals ``canonical_state`` of
+            the original; ``None`` when states have no such labels.
+        seats_out: state -> the seats out of the game for good (they leave
+            ``env.agents`` when a position is set up); ``None`` when no seat leaves
+            before the end.
         legal_moves, move_to_action: the readable forms of the rules: the engine
             moves of the seat to act, and a move's action index (derived from the
             mask through the action table).
@@ -203,6 +216,10 @@ class Game:
     legal_moves: Callable[[Any], Sequence[Any]]
     move_to_action: Callable[[Any, Any], int]
     choice_visibility: Callable[[Any, int], tuple[Hashable, int]]
+    position: Callable[[Any], dict[str, Any]]
+    scenario_keys: tuple[str, ...] = ()
+    canonical_state: Callable[[Any], Any] | None = None
+    seats_out: Callable[[Any], Sequence[int]] | None = None
     log: Callable[[Any], Sequence[Event]] = lambda state: state.log
     hidden_move: Callable[[Any, int], bool] | None = None
     private_key: Callable[[Any, int], Hashable] | None = None
@@ -309,6 +326,8 @@ def _identity_problems(game: Game) -> list[str]:
             problems.append(f"env_entry_point {game.env_entry_point!r} is not callable")
     except (ImportError, AttributeError, ValueError) as error:
         problems.append(f"env_entry_point {game.env_entry_point!r} does not load: {error}")
+    if not game.scenario_keys:
+        problems.append("scenario_keys is empty: list the keys a scenario may hold")
     if game.rules_page is not None and not game.rules_page.endswith(".md"):
         problems.append(f"rules_page {game.rules_page!r} must name a Markdown file")
     return problems

@@ -35,7 +35,7 @@ from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
-from cardgym.aec import check_env_arguments, scenario_of
+from cardgym.aec import check_env_arguments, scenario_of, start_game
 from cardgym.errors import IllegalMoveError, OrderError
 from cardgym.game import Game, Layout
 from cardgym.record import TABLE, events_as_seen_by
@@ -157,14 +157,8 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
             rng, _ = seeding.np_random(seed)
         else:
             rng = self._np_random
-        # A scenario that fails validation leaves the env as it was, generator included.
-        saved = rng.bit_generator.state if scenario is not None else None
-        try:
-            state = self.game.new_game(self.config, rng, scenario)
-        except Exception:
-            if saved is not None:
-                rng.bit_generator.state = saved
-            raise
+        state = start_game(self.game, lambda: self.game.new_game(self.config, rng, scenario),
+                           rng, scenario is not None)
         self._np_random = rng
         self.game_state = state
         self._step_start = 0

@@ -22,9 +22,11 @@ game's own; a game names its codes and describes events in words.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Any, Final
+
+from cardgym.errors import ScenarioError
 
 #: ``actor`` or ``target`` of an event that no seat did or received (a shuffle, a deal).
 TABLE: Final = -1
@@ -87,4 +89,65 @@ def events_as_seen_by(log: Sequence[Event], seat: int, start: int = 0) -> list[E
     return [event.as_seen_by(seat) for event in log[start:]]
 
 
-__all__ = ["NONE", "TABLE", "Event", "blank_unseen", "events_as_seen_by"]
+#: The integer fields of an event, in order, as a position writes them.
+_FIELDS: Final = ("actor", "target", "card", "result", "secret", "seen_by")
+
+
+def event_to_json(event: Event, names: Sequence[str]) -> dict[str, Any]:
+    """``event`` as JSON types: ``{"what": NAME, "actor": ..., ...}``, the kind named
+    by ``names[event.what]`` and every field left out that holds its default
+    (:data:`NONE`, or 0 for ``seen_by``)."""
+    data: dict[str, Any] = {"what": names[event.what]}
+    for name in _FIELDS:
+        value = getattr(event, name)
+        if value != (0 if name == "seen_by" else NONE) or name == "actor":
+            data[name] = value
+    return data
+
+
+def event_from_json(data: object, names: Sequence[str], where: str) -> Event:
+    """The :class:`Event` that :func:`event_to_json` wrote.
+
+    Raises:
+        ScenarioError: naming ``where`` and what is wrong (an unknown kind or
+            field, a field that is not an integer).
+    """
+    if not isinstance(data, Mapping) or "what" not in data or "actor" not in data:
+        raise ScenarioError(
+            f"{where} must be an event, a mapping with 'what' (one of the event names) and "
+            f"'actor' (a seat, or {TABLE} for the table), got {data!r}"
+        )
+    unknown = sorted(set(data) - {"what", *_FIELDS})
+    if unknown:
+        raise ScenarioError(f"{where}: unknown event fields {unknown}; allowed: what, "
+                            f"{', '.join(_FIELDS)}")
+    what = data["what"]
+    if what not in names:
+        raise ScenarioError(f"{where}: unknown event {what!r}; events: {', '.join(names)}")
+    values: dict[str, int] = {}
+    for name in _FIELDS:
+        value = data.get(name, 0 if name == "seen_by" else NONE)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ScenarioError(f"{where}: {name} must be an integer, got {value!r}")
+        values[name] = value
+    return Event(what=list(names).index(what), **values)
+
+
+def log_to_json(log: Sequence[Event], names: Sequence[str]) -> list[dict[str, Any]]:
+    """A whole record as JSON types (:func:`event_to_json` per event)."""
+    return [event_to_json(event, names) for event in log]
+
+
+def log_from_json(data: object, names: Sequence[str], where: str = "log") -> list[Event]:
+    """The record :func:`log_to_json` wrote (a list of events).
+
+    Raises:
+        ScenarioError: ``data`` is not a list, or an event is malformed.
+    """
+    if isinstance(data, (str, bytes, Mapping)) or not isinstance(data, Sequence):
+        raise ScenarioError(f"{where!r} must be a list of events, got {data!r}")
+    return [event_from_json(item, names, f"{where}[{i}]") for i, item in enumerate(data)]
+
+
+__all__ = ["NONE", "TABLE", "Event", "blank_unseen", "event_from_json", "event_to_json",
+           "events_as_seen_by", "log_from_json", "log_to_json"]

@@ -211,11 +211,18 @@ cards by name, the deck top first::
     game.reset(seed=0, options={"scenario": {
         "hands": [["defuse", "attack"], ["nope", "skip"]],
         "deck": ["exploding_kitten", "taco_cat"],
-        "first_player": 0}})
+        "turn_holder": 0}})
 
-Keys: `hands` and `deck` (required; the deck holds players - 1 kittens and at most
-79 cards, the largest pile a game deals, or 126 with the expansion), `discard`,
-`first_player`, `owed_turns`, `attacked` (see :mod:`ek_env.scenario`).
+`hands` and `deck` are required (in the base game the deck holds one kitten fewer
+than the players still in; at most 79 cards, the largest pile a game deals, or 126
+with the expansion); every other key has a default: `discard`, `out_of_play`, `eliminated`,
+`turn_holder` (old name `first_player`), `owed_turns`, `attacked`, `turns_played`,
+`phase`, `to_act`, `pending`, `kittens_to_insert`, `resume`, `winner`, `known`,
+`ruled_out`, `log`, and with the expansion `explode_queue`, `alter`, `garbage`,
+`blind`, `marked`. A scenario can so describe any position of a game: mid Nope window,
+a kitten to put back, players already out. ``game.position()`` writes the current
+state as a scenario naming everything, from which ``reset`` sets up the same state
+again (:mod:`ek_env.scenario` lists the keys; docs/positions.md).
 
 Streaking Kittens (``expansions=("streaking",)``, docs/rules/exploding_kittens.md, Streaking Kittens). The 15 cards
 join the base deck(s): setup as above with the 14 non-kitten cards shuffled in

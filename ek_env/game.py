@@ -13,8 +13,10 @@ from ek_env.encoding import BASE, STREAKING, move_to_action
 from ek_env.encoding import Layout as EkLayout
 from ek_env.heuristic import EkHeuristic
 from ek_env.invariants import check_invariants
+from ek_env.position import position
 from ek_env.record import choice_visibility, describe_event
 from ek_env.render import render_full, render_view
+from ek_env.scenario import KEYS
 from ek_env.state import (
     ALTER,
     ATTACK_STACKING_OPTIONS,
@@ -61,6 +63,11 @@ def _private_key(state: State, seat: int) -> bytes:
     return bytes(state.hands[seat])
 
 
+def _seats_out(state: State) -> list[int]:
+    # Exploded players are out for good (they leave env.agents from a position too).
+    return state.eliminated[:]
+
+
 GAME = Game(
     name="exploding_kittens",
     title="Exploding Kittens",
@@ -95,6 +102,9 @@ GAME = Game(
     choice_visibility=choice_visibility,
     hidden_move=_hidden_move,
     private_key=_private_key,
+    position=position,
+    scenario_keys=KEYS,
+    seats_out=_seats_out,
     heuristic=EkHeuristic,
     baseline_players=(2, 4),
     test_option_sets=(

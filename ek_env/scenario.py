@@ -1,176 +1,202 @@
-"""Scenarios: a chosen position to start from, for tests, tutorials and analysis.
+"""Scenarios: any position of a game to start from, for tests, tutorials and analysis.
 
 A scenario is a mapping; cards are written by name (``"taco_cat"``, ``"See the
-Future"``), by ``Card`` or by kind number:
+Future"``), by ``Card`` or by kind number; seats are ints; ``None`` (JSON null) means
+"none". :func:`ek_env.position.position` writes a state with every key below (the
+expansion's only with the expansion), and reading it back gives the same state,
+drawing nothing from the generator. A scenario written by hand may leave out every
+key but ``hands`` and ``deck``; the default is given with each key.
 
-- ``hands`` (required): one list of cards per seat (no Exploding Kittens; with the
-  Streaking Kittens expansion a hand holding the Streaking Kitten may hold one).
-- ``deck`` (required): the whole draw pile, top first, with exactly players - 1
-  Exploding Kittens (with the expansion: any number, as long as the kittens in the
-  deck and in hands are not more than the players); at most
-  :data:`~ek_env.cards.MAX_DECK` (79) cards, the largest pile a game deals, or
-  :data:`~ek_env.cards.MAX_DECK_STREAKING` (126) with the expansion (the layout's
+Cards and seats:
+
+- ``hands`` (required): one list of cards per seat. No Exploding Kitten in the base
+  game; with the Streaking Kittens expansion a hand may hold one beside the Streaking
+  Kitten (or while it waits to explode: ``explode_queue``, ``garbage``).
+- ``deck`` (required): the whole draw pile, top first. Base game: as many Exploding
+  Kittens as players still in, less one, less ``kittens_to_insert``; with the
+  expansion, the kittens in the deck and in hands are at most the players still in.
+  At most :data:`~ek_env.cards.MAX_DECK` (79) cards, the largest pile a game deals,
+  or :data:`~ek_env.cards.MAX_DECK_STREAKING` (126) with the expansion (the layout's
   ``known_deck`` rows and ``insert:depth`` actions cover no more).
-- ``discard``: cards already in the discard pile (default none).
-- ``first_player``: the seat whose turn it is (default: random).
-- ``owed_turns``: turns that player owes, the current one included (default 1).
-- ``attacked``: whether those turns come from an Attack (default: ``owed_turns > 1``).
-- ``blind`` (expansion only): the seats that are blind (default none).
-- ``marked`` (expansion only): one list of cards per seat, its marked cards, each
-  held in that seat's hand (default none).
+- ``discard``: the discard pile (default empty).
+- ``out_of_play``: cards set aside from exploded players, only with
+  ``eliminated_cards="out_of_play"`` (default empty).
+- ``eliminated``: the seats out, in the order they exploded (default none). Their
+  hands are empty; their kittens (one each at least, exactly one in the base game)
+  and cards lie in ``discard`` or ``out_of_play`` as ``eliminated_cards`` says.
+- Cards not named are in the box, out of the game (the kittens and Defuses not dealt,
+  the cards ``fast`` removed). No kind may be named more often than the game holds
+  it (one deck, two from six players, the expansion's cards once).
 
-Cards not named stay in the box. No kind may be named more often than the game
-holds it (one deck, two from six players). Every error says what was wrong and
-what is allowed; a failed scenario changes nothing.
+Turns and the decision at hand:
 
-This module checks a scenario and reads it into a :class:`Position`;
-:func:`ek_env.setup.new_game` sets the table up from it.
+- ``turn_holder``: the seat whose turn it is (default: random). ``first_player`` is
+  its old name, still accepted (give one of the two).
+- ``owed_turns``: turns the turn holder owes, the current one included, 1..9999
+  (default 1).
+- ``attacked``: whether those turns come from an Attack (default ``owed_turns > 1``).
+- ``turns_played``: turns begun so far (default 0).
+- ``phase``: what the seat to act decides, one of
+  :data:`~ek_env.state.PHASE_NAMES` (``play``, ``choose_five``, ``name_card``,
+  ``nope_window``, ``give``, ``insert``, ``take``, ``game_over``; with the expansion
+  ``alter``, ``garbage``, ``target``); default ``play``.
+- ``to_act``: the seat deciding now (default: the turn holder; in ``nope_window``
+  the seat after ``pending.window_last``; in ``garbage`` the first of
+  ``garbage.queue``; in ``insert`` ``resume.seat`` if any; in ``game_over`` the
+  winner; ``give`` has no default).
+- ``pending``: the announced play, or null (default): ``{"kind": "single" | "pair" |
+  "three" | "five", "card": its card (null for five), "target": seat or null,
+  "named": the card named in three of a kind or null, "five": the kinds chosen for
+  five different, ascending, "nopes": Nopes played on it, "window_last": the seat
+  whose play or Nope the running window answers (asked last), or null}``. A play is
+  pending in ``choose_five``, ``name_card``, ``nope_window`` and ``target``, and in
+  ``insert`` when an explosion interrupted its window (``resume.after ==
+  "window"``); its cards and its Nopes lie in the discard pile.
+- ``kittens_to_insert``: defused kittens the seat to act still puts back (phase
+  ``insert``: at least 1; 1 in the base game); default 0.
+- ``resume``: what goes on once the explosions are settled, or null (the turn holder
+  plays on): ``{"after": "play" | "draw" | "window", "seat": seat or null}``
+  (``draw``: the turn holder's draw settles one owed turn; ``window``: the interrupted
+  Nope window goes on after ``seat``).
+- ``winner``: the seat that won (phase ``game_over``), or null (default; with the
+  expansion a game over without a winner is the dry-deck draw).
+
+The Streaking Kittens expansion's keys:
+
+- ``explode_queue``: seats whose held kitten explodes next, in order (phase ``insert``).
+- ``alter``: Alter the Future 5x under way (phase ``alter``), or null:
+  ``{"left": the cards still to place (2 or more; off the draw pile meanwhile),
+  "placed": the cards placed so far, top first}``.
+- ``garbage``: Garbage Collection under way (phase ``garbage``), or null: ``{"queue":
+  the seats still to put a card in, the seat to act first; "in": the cards put in so
+  far; "from": the seat that put in each; "lost": the seats whose Streaking Kitten
+  went in while they held a kitten}``.
+- ``blind``: the blind seats (default none).
+- ``marked``: one list of cards per seat, its marked cards, each held in that seat's
+  hand (default none).
+
+What the seats know, and the record:
+
+- ``known``: one entry per seat, ``{"deck": [[depth, card], ...], "hands": [[cards],
+  ... one list per seat]}``: the depths of the draw pile it knows (0 = top; each card
+  must be the one there), and lower bounds on each hand (its own only while blind);
+  default: nothing known beyond its own hand.
+- ``ruled_out``: one list of cards per seat: kinds the table knows the seat does not
+  hold (a three of a kind missed); default none.
+- ``log``: the public record so far (:func:`cardgym.record.log_to_json` with
+  :data:`ek_env.record.EVENT_NAMES`); default empty. Observations show its newest
+  events.
+
+Every error is a :class:`~cardgym.errors.ScenarioError` naming the key, what is wrong
+and what is allowed; a failed scenario changes nothing. Besides the checks of each
+key, the state must pass :func:`ek_env.invariants.check_invariants` and give the seat
+to act a legal move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Final
 
 import numpy as np
 
 from cardgym.errors import ScenarioError
 from ek_env.cards import (
-    CARD_BY_NAME,
     CARD_NAMES,
     KITTEN,
     MAX_DECK,
     MAX_DECK_STREAKING,
-    NUM_KINDS,
     STREAKING,
     composition,
 )
-from ek_env.state import Config
+from ek_env.invariants import check_invariants
+from ek_env.legality import legal_action_mask
+from ek_env.position import is_list, parse_card, read_cards, read_count, read_seat, read_seats
+from ek_env.scenario_flow import read_flow
+from ek_env.scenario_knowledge import read_known, read_log, read_ruled_out
+from ek_env.state import GAME_OVER, PHASE_NAMES, Config, State
 
-KEYS = ("hands", "deck", "discard", "first_player", "owed_turns", "attacked")
-STREAKING_KEYS = ("blind", "marked")
+#: The expansion's keys (refused without it).
+STREAKING_KEYS: Final = ("explode_queue", "alter", "garbage", "blind", "marked")
+#: Every key a scenario may hold, in the order :func:`ek_env.position.position` writes
+#: them; ``first_player`` (the old name of ``turn_holder``) is read, never written.
+KEYS: Final = (
+    "hands", "deck", "discard", "out_of_play", "eliminated", "turn_holder", "owed_turns",
+    "attacked", "turns_played", "phase", "to_act", "pending", "kittens_to_insert",
+    "explode_queue", "resume", "alter", "garbage", "blind", "marked", "winner", "known",
+    "ruled_out", "log", "first_player",
+)
+#: The keys of the base game.
+BASE_KEYS: Final = tuple(key for key in KEYS if key not in STREAKING_KEYS)
+#: Turns owed at most (far beyond any Attack stack a game reaches).
+MAX_OWED: Final = 9999
 
-
-@dataclass(frozen=True)
-class Position:
-    """A checked scenario, cards as kinds.
-
-    Attributes:
-        hands: the cards of each seat.
-        deck: the draw pile, top first.
-        discard: the cards in the discard pile.
-        box: count per kind of the cards not named (they stay in the box).
-        first_player: the turn holder, or None for a random one.
-        owed_turns, attacked: the turn holder's owed turns and whether they come from
-            an Attack.
-        blind: the blind seats (Streaking Kittens).
-        marked: count per kind of each seat's marked cards (Streaking Kittens).
-    """
-
-    hands: list[list[int]]
-    deck: list[int]
-    discard: list[int]
-    box: list[int]
-    first_player: int | None
-    owed_turns: int
-    attacked: bool
-    blind: list[int]
-    marked: list[list[int]]
+__all__ = ["BASE_KEYS", "KEYS", "STREAKING_KEYS", "parse_card", "read_scenario"]
 
 
-def parse_card(value: object, kinds: int = NUM_KINDS) -> int:
-    """A card kind from a name, ``Card`` or kind number, among the first ``kinds``.
-
-    Raises:
-        ValueError: naming the value and the card names allowed.
-    """
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        if 0 <= int(value) < kinds:
-            return int(value)
-    elif isinstance(value, str):
-        key = value.strip().lower().replace(" ", "_").replace("-", "_")
-        if CARD_BY_NAME.get(key, kinds) < kinds:
-            return CARD_BY_NAME[key]
-    raise ValueError(f"{value!r} is not a card of this game; cards: "
-                     f"{', '.join(CARD_NAMES[:kinds])}")
-
-
-def parse_scenario(config: Config, scenario: Mapping[str, Any]) -> Position:
-    """Check a scenario (see the module docstring) and read it.
+def read_scenario(config: Config, scenario: Mapping[str, Any],
+                  rng: np.random.Generator) -> State:
+    """The state a scenario describes (see the module docstring); ``rng`` draws the
+    turn holder only, when the scenario names none.
 
     Raises:
         ScenarioError: the first thing wrong with it, and what is allowed.
     """
     _check_keys(config, scenario)
-    n = config.num_players
-    kinds = config.num_kinds
-    hands = _hands(config, scenario["hands"])
-    deck = _deck(config, scenario["deck"], hands)
-    discard = _cards(scenario.get("discard", []), "discard", kinds)
-    used = _used(config, hands, deck, discard)
-    first = scenario.get("first_player")
-    first_seat = None if first is None else _seat_count(first, "first_player", 0, n - 1)
-    owed = _seat_count(scenario.get("owed_turns", 1), "owed_turns", 1, 99)
-    attacked = scenario.get("attacked", owed > 1)
-    if not isinstance(attacked, bool):
-        raise ScenarioError(f"attacked must be True or False, got {attacked!r}")
-    blind = _blind_seats(scenario.get("blind", []), n)
-    marked = _marked(scenario.get("marked"), hands, kinds)
-    counts = composition(n, config.streaking)
-    return Position(hands, deck, discard, [counts[card] - used[card] for card in range(kinds)],
-                    first_seat, owed, attacked, blind, marked)
+    state = State(config)
+    _read_cards(state, scenario)
+    _read_seats(state, scenario, rng)
+    if config.streaking:
+        _read_sight(state, scenario)
+    read_flow(state, scenario)
+    _count_cards(state)
+    _check_kittens(state)
+    _check_eliminated(state)
+    read_known(state, scenario.get("known"))
+    read_ruled_out(state, scenario.get("ruled_out"))
+    read_log(state, scenario.get("log", []))
+    try:
+        check_invariants(state)
+    except AssertionError as error:
+        raise ScenarioError(f"the scenario is no position the rules allow: {error}") from None
+    if state.phase != GAME_OVER and not legal_action_mask(state):
+        raise ScenarioError(f"to_act: seat {state.to_act} has no legal move in phase "
+                            f"{PHASE_NAMES[state.phase]!r}")
+    return state
 
 
 def _check_keys(config: Config, scenario: object) -> None:
+    keys = KEYS if config.streaking else BASE_KEYS
     if not isinstance(scenario, Mapping):
-        raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {scenario!r}")
-    keys = KEYS + STREAKING_KEYS if config.streaking else KEYS
+        raise ScenarioError(f"a scenario must be a mapping with keys {', '.join(keys)}, "
+                            f"got {scenario!r}")
     unknown = sorted(str(key) for key in set(scenario) - set(keys))
     if unknown:
         raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(keys)}"
                             + ("" if config.streaking else
-                               " (blind and marked need expansions=('streaking',))"))
+                               f" ({', '.join(STREAKING_KEYS)} need expansions=('streaking',))"))
     missing = [key for key in ("hands", "deck") if key not in scenario]
     if missing:
-        raise ScenarioError(f"a scenario needs {' and '.join(missing)}; keys: {', '.join(KEYS)}")
+        raise ScenarioError(f"a scenario needs {' and '.join(missing)}; keys: {', '.join(keys)}")
+    if "turn_holder" in scenario and "first_player" in scenario:
+        raise ScenarioError("give turn_holder or first_player (its old name), not both")
 
 
-def _cards(value: object, where: str, kinds: int) -> list[int]:
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
-        raise ScenarioError(f"{where} must be a list of cards, got {value!r}")
-    cards = []
-    for i, item in enumerate(value):  # type: ignore[attr-defined]
-        try:
-            cards.append(parse_card(item, kinds))
-        except ValueError as error:
-            raise ScenarioError(f"{where}[{i}]: {error}") from None
-    return cards
+# ------------------------------------------------------------ cards and seats
 
 
-def _hands(config: Config, raw_hands: Any) -> list[list[int]]:
-    """One hand per seat, without kittens (but one with a Streaking Kitten)."""
-    n = config.num_players
-    if (isinstance(raw_hands, (str, bytes)) or not hasattr(raw_hands, "__len__")
-            or len(raw_hands) != n):
+def _read_cards(state: State, scenario: Mapping[str, Any]) -> None:
+    """Hands, the draw pile, the discard pile and the cards out of play (counted
+    against the game's cards later, with those in flight)."""
+    config, n, kinds = state.config, state.num_players, state.kinds
+    raw_hands = scenario["hands"]
+    if not is_list(raw_hands) or len(raw_hands) != n:
         raise ScenarioError(f"'hands' must list one hand (a list of cards) for each of the {n} seats")
-    kinds = config.num_kinds
-    hands = [_cards(hand, f"hands[{seat}]", kinds) for seat, hand in enumerate(raw_hands)]
-    for seat, hand in enumerate(hands):
-        held = hand.count(KITTEN)
-        if held and not (config.streaking and held == 1 and STREAKING in hand):
-            raise ScenarioError(
-                f"hands[{seat}] holds {held} exploding_kitten; kittens start in the deck"
-                + (" (a hand may hold one with the streaking_kitten)" if config.streaking else "")
-            )
-    return hands
-
-
-def _deck(config: Config, raw_deck: object, hands: list[list[int]]) -> list[int]:
-    """The draw pile, top first: within the layout's depth, with the kittens the
-    rules allow."""
-    n = config.num_players
-    deck = _cards(raw_deck, "deck", config.num_kinds)
+    for seat, raw in enumerate(raw_hands):
+        for card in read_cards(raw, f"hands[{seat}]", kinds):
+            state.hands[seat][card] += 1
+    state.count_sizes()
+    deck = read_cards(scenario["deck"], "deck", kinds)
     max_deck = MAX_DECK_STREAKING if config.streaking else MAX_DECK
     if len(deck) > max_deck:
         raise ScenarioError(
@@ -179,63 +205,135 @@ def _deck(config: Config, raw_deck: object, hands: list[list[int]]) -> list[int]
             + " (the largest pile a game can reach, and the size of the observation's "
             "known_deck and of the insert:depth actions)"
         )
-    held = sum(hand.count(KITTEN) for hand in hands)
-    if config.streaking:
-        if deck.count(KITTEN) + held > n:
-            raise ScenarioError(
-                f"the deck and hands hold {deck.count(KITTEN) + held} exploding_kitten cards; "
-                f"at most one per player ({n})"
-            )
-    elif deck.count(KITTEN) != n - 1:
-        raise ScenarioError(
-            f"the deck must hold players - 1 = {n - 1} exploding_kitten cards, got {deck.count(KITTEN)}"
-        )
-    return deck
+    state.deck = deck[::-1]  # top card last
+    for card in read_cards(scenario.get("discard", []), "discard", kinds):
+        state.discard[card] += 1
+    out = read_cards(scenario.get("out_of_play", []), "out_of_play", kinds)
+    if out and config.eliminated_cards != "out_of_play":
+        raise ScenarioError("out_of_play must be empty: cards are set aside only with "
+                            "eliminated_cards='out_of_play'")
+    for card in out:
+        state.out_of_play[card] += 1
 
 
-def _used(config: Config, hands: list[list[int]], deck: list[int],
-          discard: list[int]) -> list[int]:
-    """Count per kind of the cards named, each within what the game holds."""
-    n = config.num_players
-    kinds = config.num_kinds
-    counts = composition(n, config.streaking)
-    used = [0] * kinds
-    for card in [c for hand in hands for c in hand] + deck + discard:
-        used[card] += 1
-    for card in range(kinds):
-        if used[card] > counts[card]:
-            raise ScenarioError(
-                f"the scenario names {CARD_NAMES[card]} {used[card]} times; "
-                f"the game with {n} players has {counts[card]}"
-            )
-    return used
+def _read_seats(state: State, scenario: Mapping[str, Any], rng: np.random.Generator) -> None:
+    """Eliminated seats, the turn holder and its turns, the winner."""
+    n = state.num_players
+    eliminated = read_seats(scenario.get("eliminated", []), "eliminated", n)
+    if len(eliminated) >= n:
+        raise ScenarioError(f"eliminated names all {n} seats; at least one player is still in")
+    for seat in eliminated:
+        if state.sizes[seat]:
+            raise ScenarioError(f"hands[{seat}] must be empty: seat {seat} is eliminated")
+        state.alive[seat] = False
+    state.eliminated = eliminated
+    key = "first_player" if "first_player" in scenario else "turn_holder"
+    holder = scenario.get(key)
+    state.turn_holder = (int(rng.integers(n)) if holder is None
+                         else read_seat(holder, key, n))
+    state.owed = read_count(scenario.get("owed_turns", 1), "owed_turns", 1, MAX_OWED)
+    attacked = scenario.get("attacked", state.owed > 1)
+    if not isinstance(attacked, bool):
+        raise ScenarioError(f"attacked must be True or False, got {attacked!r}")
+    state.attacked = attacked
+    state.turns_played = read_count(scenario.get("turns_played", 0), "turns_played", 0,
+                                    1 << 30)
+    state.winner = read_seat(scenario.get("winner"), "winner", n, optional=True)
 
 
-def _seat_count(value: object, where: str, low: int, high: int) -> int:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not low <= value <= high:
-        raise ScenarioError(f"{where} must be an integer {low}..{high}, got {value!r}")
-    return int(value)
-
-
-def _blind_seats(value: object, n: int) -> list[int]:
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
-        raise ScenarioError(f"blind must be a list of seats 0..{n - 1}, got {value!r}")
-    return [_seat_count(seat, "blind", 0, n - 1) for seat in value]  # type: ignore[attr-defined]
-
-
-def _marked(value: object, hands: list[list[int]], kinds: int) -> list[list[int]]:
-    n = len(hands)
-    marks = [[0] * kinds for _ in range(n)]
+def _read_sight(state: State, scenario: Mapping[str, Any]) -> None:
+    """Blind seats and marked cards (the expansion)."""
+    n, kinds = state.num_players, state.kinds
+    for seat in read_seats(scenario.get("blind", []), "blind", n, distinct=False):
+        if not state.alive[seat]:
+            raise ScenarioError(f"blind: seat {seat} is eliminated; only players still in "
+                                "can be blind")
+        state.blind[seat] = True
+    value = scenario.get("marked")
     if value is None:
-        return marks
-    if not isinstance(value, Sequence) or isinstance(value, (str, bytes)) or len(value) != n:
+        return
+    if not is_list(value) or len(value) != n:
         raise ScenarioError(f"'marked' must list the marked cards of each of the {n} seats")
     for seat, cards in enumerate(value):
-        for card in _cards(cards, f"marked[{seat}]", kinds):
-            marks[seat][card] += 1
-            if marks[seat][card] > hands[seat].count(card):
+        marks = state.marked[seat]
+        for card in read_cards(cards, f"marked[{seat}]", kinds):
+            marks[card] += 1
+            if marks[card] > state.hands[seat][card]:
                 raise ScenarioError(
-                    f"marked[{seat}] marks {CARD_NAMES[card]} {marks[seat][card]} times; "
-                    f"hands[{seat}] holds {hands[seat].count(card)}"
+                    f"marked[{seat}] marks {CARD_NAMES[card]} {marks[card]} times; "
+                    f"hands[{seat}] holds {state.hands[seat][card]}"
                 )
-    return marks
+    state.marks_total = sum(map(sum, state.marked))
+
+
+def _count_cards(state: State) -> None:
+    """Every kind named at most as often as the game holds it; the rest is the box."""
+    n, kinds = state.num_players, state.kinds
+    named = [0] * kinds
+    for pile in (*state.hands, state.discard, state.out_of_play):
+        for card in range(kinds):
+            named[card] += pile[card]
+    for card in state.deck + state.alter_left + state.alter_placed + state.garbage_in:
+        named[card] += 1
+    named[KITTEN] += state.held_kitten
+    counts = composition(n, state.config.streaking)
+    for card in range(kinds):
+        if named[card] > counts[card]:
+            raise ScenarioError(
+                f"the scenario names {CARD_NAMES[card]} {named[card]} times; "
+                f"the game with {n} players has {counts[card]}"
+            )
+    state.box = [counts[card] - named[card] for card in range(kinds)]
+
+
+def _check_kittens(state: State) -> None:
+    """Kittens in hands and in play, for the players still in (the base rule: one
+    fewer than the players, less those being put back)."""
+    alive = sum(state.alive)
+    waiting = set(state.explode_queue) | set(state.garbage_lost)
+    for seat, hand in enumerate(state.hands):
+        held = hand[KITTEN]
+        if not held:
+            continue
+        if not state.config.streaking:
+            raise ScenarioError(f"hands[{seat}] holds {held} exploding_kitten; in the base game "
+                                "kittens are in the deck, never in a hand")
+        if held > 1 or not (hand[STREAKING] or seat in waiting):
+            raise ScenarioError(
+                f"hands[{seat}] holds {held} exploding_kitten; a hand holds at most one, beside "
+                "the streaking_kitten (or while it waits to explode: explode_queue, garbage.lost)")
+    in_deck = state.deck.count(KITTEN)
+    if not state.config.streaking:
+        expected = alive - 1 - state.held_kitten
+        if in_deck != expected:
+            note = "" if alive == state.num_players and not state.held_kitten else (
+                f" (players still in: {alive}, less {state.held_kitten} kitten(s) to insert)")
+            raise ScenarioError(f"the deck must hold players - 1 = {expected} exploding_kitten "
+                                f"cards{note}, got {in_deck}")
+        return
+    limbo = state.alter_left + state.alter_placed + state.garbage_in
+    in_play = (in_deck + limbo.count(KITTEN) + sum(hand[KITTEN] for hand in state.hands)
+               + state.held_kitten)
+    if in_play > alive:
+        raise ScenarioError(
+            f"the deck and hands hold {in_play} exploding_kitten cards (with those to insert and "
+            f"in flight); at most one per player still in ({alive})"
+        )
+
+
+def _check_eliminated(state: State) -> None:
+    """Each exploded seat's kitten lies where ``eliminated_cards`` puts it."""
+    option = state.config.eliminated_cards
+    pile, other = ((state.discard, state.out_of_play) if option == "discard"
+                   else (state.out_of_play, state.discard))
+    out = len(state.eliminated)
+    if other[KITTEN]:
+        raise ScenarioError(f"{'discard' if option != 'discard' else 'out_of_play'} holds an "
+                            f"exploding_kitten; with eliminated_cards={option!r} an exploded "
+                            f"seat's kitten goes to {option}")
+    kittens = pile[KITTEN]
+    if kittens < out or (not state.config.streaking and kittens != out):
+        exactly = "at least " if state.config.streaking else ""
+        raise ScenarioError(
+            f"{option} holds {kittens} exploding_kitten for {out} eliminated seat(s); each "
+            f"exploded seat leaves {exactly}its kitten there (eliminated_cards={option!r})")

@@ -9,21 +9,28 @@ from typing import Any
 import numpy as np
 
 from ek_env.cards import DEFUSE, KITTEN, composition, deck_defuses, deck_kittens
-from ek_env.scenario import Position, parse_scenario
+from ek_env.scenario import read_scenario
 from ek_env.state import Config, State
 
 
 def new_game(config: Config, rng: np.random.Generator,
              scenario: Mapping[str, Any] | None = None) -> State:
     """Set up a game (docs/rules/exploding_kittens.md), or the position a scenario describes
-    (:mod:`ek_env.scenario`).
+    (:mod:`ek_env.scenario`; :func:`ek_env.position.position` writes one). A scenario
+    draws from ``rng`` only for the turn holder, when it names none.
 
     Raises:
-        ScenarioError: the scenario is not one the game can be in.
+        ScenarioError: the scenario is not one the game can be in; ``rng`` is left as
+            it was.
     """
-    if scenario is not None:
-        return place(config, rng, parse_scenario(config, scenario))
-    return deal(config, rng)
+    if scenario is None:
+        return deal(config, rng)
+    saved = rng.bit_generator.state
+    try:
+        return read_scenario(config, scenario, rng)
+    except Exception:
+        rng.bit_generator.state = saved
+        raise
 
 
 def deal(config: Config, rng: np.random.Generator) -> State:
@@ -54,28 +61,4 @@ def deal(config: Config, rng: np.random.Generator) -> State:
     state.box[DEFUSE] = counts[DEFUSE] - n - extra_defuses
     first = int(rng.integers(n))
     state.turn_holder = state.to_act = first
-    return state
-
-
-def place(config: Config, rng: np.random.Generator, position: Position) -> State:
-    """The state of a checked scenario (the generator draws the first player only,
-    when the scenario names none)."""
-    state = State(config)
-    for seat, hand in enumerate(position.hands):
-        for card in hand:
-            state.hands[seat][card] += 1
-    state.deck = position.deck[::-1]  # top card last
-    for card in position.discard:
-        state.discard[card] += 1
-    state.box = position.box[:]
-    for seat in position.blind:
-        state.blind[seat] = True
-    state.marked = [bytearray(marks) for marks in position.marked]
-    state.marks_total = sum(map(sum, position.marked))
-    state.count_sizes()
-    first = position.first_player
-    state.turn_holder = state.to_act = first if first is not None else int(
-        rng.integers(config.num_players))
-    state.owed = position.owed_turns
-    state.attacked = position.attacked
     return state

@@ -1,5 +1,5 @@
 """A new Karel Kakelaar game: chickens dealt, pile shuffled and trimmed, a tractor
-holder, round 1's row turned up (or a scenario's fixed setup).
+holder, round 1's row turned up (or any position a scenario describes).
 
 Randomness comes only from the ``np.random.Generator`` passed in.
 """
@@ -23,7 +23,7 @@ from kakelaar_env.cards import (
     removed_unseen,
 )
 from kakelaar_env.flow import start_round
-from kakelaar_env.scenario import apply_scenario
+from kakelaar_env.scenario import load_scenario
 from kakelaar_env.state import Config, State
 
 _PILES: dict[tuple[int, ...], NDArray[np.int64]] = {}
@@ -45,18 +45,21 @@ def new_game(
     config: Config, rng: np.random.Generator, scenario: Mapping[str, Any] | None = None
 ) -> State:
     """A new game: chickens dealt, pile shuffled and trimmed, a random tractor holder,
-    round 1's row turned up.
+    round 1's row turned up; or the position a scenario describes.
 
     Args:
         config: rule options.
-        rng: the only source of randomness.
-        scenario: optional fixed setup (see :mod:`kakelaar_env.scenario`).
+        rng: the only source of randomness (a scenario that names everything, as
+            :func:`kakelaar_env.position.position` writes, draws nothing from it).
+        scenario: optional position (see :mod:`kakelaar_env.scenario`).
+
+    Raises:
+        ScenarioError: the scenario is malformed or breaks the rules.
     """
-    state = State(config)
     if scenario is not None:
-        apply_scenario(state, scenario, rng)
-    else:
-        _deal(state, rng)
+        return load_scenario(config, scenario, rng)
+    state = State(config)
+    _deal(state, rng)
     start_round(state)
     return state
 

@@ -135,22 +135,37 @@ names.
 | 28 | `pass` | parallel env only: nothing to decide in this step (no card to bid, or no card to choose to take back) |
 <!-- /action-table -->
 
-Scenarios: ``reset(options={"scenario": {...}})`` sets up a position; keys
-``round``, ``tractor`` (the round-1 holder), ``hands``, ``discards``, ``deck`` or
-``deck_top`` (top first: row positions 1, 2, ... of the start round, then the next),
-``robot_deck`` (top first); cards by name (``"worm_5"``, ``"w5"``, ``5``,
-``"chicken_3"``, ``"c3"``, ``"hen"``). Unnamed cards are dealt at random. A scenario
-in which a seat could come to hold more than a dealt game allows (9 of a kind, 14
-cards, worms worth 72: the observation's bounds) is refused. See
-:mod:`kakelaar_env.scenario`. Example::
+Scenarios: ``reset(options={"scenario": {...}})`` sets up any position of a game, and
+``env.position()`` writes the current one as such a scenario (JSON types; resetting
+to it gives the same state, drawing nothing from the generator).
+Keys: ``round``, ``phase`` (``bid``, ``hen``, ``take_first``, ``take_second``),
+``to_act``, ``tractor`` (the holder in ``round``; with two players also ``circle``),
+the cards (``hands``, ``discards``, ``row``, ``deck`` or ``deck_top`` top first,
+``removed``, ``hens_out``; with two players ``robot_deck``, ``robot_discard``,
+``robot_won``), the stage in progress (``bids``, ``hen_choices``, ``hen_played``,
+``picks``, ``last_bids``), ``winners`` and ``log``; cards by name (``"worm_5"``,
+``"w5"``, ``5``, ``"chicken_3"``, ``"c3"``, ``"hen"``). What a scenario leaves out is
+dealt at random or takes its default; the seats asked in a stage and their order
+follow from the rules. A scenario in which a seat could come to hold more than a
+dealt game allows (9 of a kind, 14 cards, worms worth 72: the observation's bounds)
+is refused. Every key, its value and its default: :mod:`kakelaar_env.scenario` and
+docs/positions.md. Example::
 
-    game.reset(seed=0, options={"scenario": {
+    duel = env(num_players=2)
+    duel.reset(seed=0, options={"scenario": {
         "tractor": 0, "deck_top": ["w8", "hen", "w1"], "robot_deck": ["c5"]}})
+    table = env(num_players=3)  # mid-stage: seat 1 has bid face down, seat 2 is next
+    table.reset(seed=0, options={"scenario": {
+        "round": 4, "tractor": 1, "row": ["w8", "w5", "w1"], "bids": [None, "c6", None]}})
+    again = env(num_players=3)
+    again.reset(options={"scenario": table.position()})  # the same state
 
 Version history: v0, first release. v1: the public record of the round in every
 observation (`recent_moves`: who took which row card, hens played or forced,
 cards taken back), 348 -> 528 floats; `cardgym play` and the ansi render tell
-what happened since a seat's last move.
+what happened since a seat's last move. Later in v1 (no change of actions or
+observations): scenarios reach any position, and the scenario key `tractor` names the
+holder in the scenario's own round (it named the round-1 holder; the same for round 1).
 """
 
 from __future__ import annotations

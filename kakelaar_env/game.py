@@ -20,8 +20,10 @@ from kakelaar_env.encoding import (
 )
 from kakelaar_env.heuristic import KakelaarHeuristic
 from kakelaar_env.invariants import check_invariants
+from kakelaar_env.position import position
 from kakelaar_env.record import choice_visibility, describe_event
 from kakelaar_env.render import render_full, render_view
+from kakelaar_env.scenario import KEYS
 from kakelaar_env.state import FINAL_TIE_OPTIONS, REWARD_OPTIONS, Config, State
 from kakelaar_env.view import PlayerView
 
@@ -73,6 +75,8 @@ GAME = Game(
     legal_moves=rules.legal_moves,
     move_to_action=move_to_action,
     choice_visibility=choice_visibility,
+    position=position,
+    scenario_keys=KEYS,
     # Bids, mother hens and cards taken back are chosen face down, all at once.
     hidden_move=lambda state, action: True,
     reward_bounds=_reward_bounds,

@@ -8,8 +8,11 @@ stage's commits are hidden until it resolves, this is the same game as the AEC e
 (the same state, public record and observations). ``render()`` shows one seat's view
 by default, as the AEC env does (``render_seat="full"`` for everything), and ends
 with what happened in the last step, as that seat saw it; with ``render_mode="human"``
-``reset()`` and ``step()`` print it by themselves. See :mod:`kakelaar_env.env` for
-options, observations (the public record included), actions and rewards.
+``reset()`` and ``step()`` print it by themselves. ``reset(options={"scenario":
+{...}})`` sets up any position, as in the AEC env (the same ``new_game``; a position
+in the middle of a stage keeps the commits made so far, and the next step asks the
+seats still to commit). See :mod:`kakelaar_env.env` for options, scenarios,
+observations (the public record included), actions and rewards.
 """
 
 from __future__ import annotations

@@ -1,175 +1,212 @@
-"""Scenarios: a fixed setup for tests, tutorials and analysis.
+"""Scenarios: any position of a Karel Kakelaar game, for tests, tutorials and analysis.
 
-A scenario is a mapping with any of these keys (cards by name: ``"worm_5"`` or
-``"w5"`` or the int ``5``, ``"chicken_3"`` or ``"c3"``, ``"hen"``):
+A scenario is a mapping with any of the keys below. Cards are written by name
+(``"worm_5"``, ``"w5"`` or the int ``5``; ``"chicken_3"`` or ``"c3"``; ``"hen"``), seats
+as ints; with two players the robot chicken is participant ``2``. What a scenario
+leaves out is dealt at random from the cards it does not account for, or takes the
+default given here. :func:`kakelaar_env.position.position` writes a state as a
+scenario that names everything (and draws nothing from the generator when read back).
 
-- ``round``: the round to start in, 1..9 (default 1); the game then plays rounds
-  ``round``..9.
-- ``tractor``: the seat that held the tractor in round 1 (default random). The holder
-  in the start round follows from it: with 3-5 players it has moved ``round - 1``
-  seats clockwise; with two it goes round first holder, other player, robot.
+When, and who decides:
+
+- ``round``: the round, 1..9 (default 1).
+- ``phase``: the stage of the round: ``"bid"`` (default), ``"hen"`` (play a mother hen
+  or not), ``"take_first"``, ``"take_second"`` (cards taken back after a hen) or
+  ``"game_over"`` (after round 9; ``new_game`` reads it, ``env.reset`` refuses a
+  finished game).
+- ``to_act``: the seat that decides now. The rules fix it (the seats with a decision
+  in the stage, the tractor holder first then clockwise; the first of them that has
+  not committed yet), so it is checked, not needed. Once the game is over: the last
+  seat that acted (default: the actor of the record's last commit, else 0).
+- ``tractor``: the participant holding the tractor in ``round`` (default: the holder
+  named by the record's last round event, else random). Older scenarios named the
+  round-1 holder: the same for a scenario of round 1. With two players the tractor
+  goes round-1 holder, other seat, robot, so the robot (``2``) holds it in rounds 3,
+  6 and 9 and a seat in the others.
+- ``circle``: two players only: the participants in the order the tractor passes
+  them from round 1, ``[first holder, other seat, 2]``. Default: what ``tractor`` and
+  ``round`` imply; random when the robot holds the tractor and nothing says which
+  seat holds it next.
+
+Cards (every worm and mother hen lies in one place: a hand, a discard pile, the row,
+the draw pile, the removed cards, the robot's won cards, or out as a played hen):
+
 - ``hands``: each seat's hand, a list of cards per seat (default: the five chickens
   3..7). Chickens are the seat's own colour: each value at most once per seat over
   its hand and discard pile; chickens left out are out of the game.
 - ``discards``: each seat's discard pile (default empty); no mother hens.
-- ``deck``: the whole draw pile, top first (row positions 1, 2, ... of the start
-  round, then of the next round, ...): ``(10 - round) x row size`` worms and hens;
-  or ``deck_top``: its top cards, the rest dealt at random beneath.
-- ``robot_deck``: two players only: the top cards of the robot deck, top first
-  (chickens; three of each value 3..7 in all); the rest shuffled beneath.
+- ``row``: the row of this round's bid stage, position 1 first (one card per row
+  position: worms and hens); empty in the other stages. Without it, the bid stage's
+  row is the top of the draw pile that ``deck``/``deck_top`` give (older scenarios).
+- ``deck``: the whole draw pile, top first (the next rows, position 1 first):
+  ``(9 - round) x row size`` worms and hens; in the bid stage without ``row``, the
+  row first, ``(10 - round) x row size``. Or ``deck_top``: its top cards, the rest
+  dealt at random beneath.
+- ``removed``: the cards removed unseen at setup (default: the worms and hens placed
+  nowhere else, in random order). Given, the draw pile is filled from what is left
+  and every card must be accounted for.
+- ``hens_out``: how many mother hens have been played (out of the game; default 0).
+- ``robot_deck``: two players only: the top of the robot deck, top first (chickens,
+  ``15 - r`` cards once ``r`` robot bids are revealed), the rest shuffled beneath.
+- ``robot_discard``: two players only: the robot's revealed bids, oldest first (one
+  per round shared out; default: the robot's chickens not in its deck, in random order).
+- ``robot_won``: two players only: the row cards the robot won, oldest first, out of
+  the game: at most one per round shared out (default none: the cards it won count
+  as removed).
 
-Worms and hens not placed by the scenario are dealt at random: the draw pile is
-filled from them and the others count as removed unseen. No seat may come to hold
-more than a dealt game allows, counting one card won in each round left: at most
-9 cards of a kind, 14 cards and worms worth 72 (the observation's bounds). Every error says what was
-wrong and what is allowed; a failed scenario changes nothing.
+The stage in progress (committed choices stay hidden from the other seats):
+
+- ``bids``: one entry per seat: the card it has bid face down in this bid stage, or
+  ``null`` (default: no bid yet). Seats commit in the stage's order, so the seats
+  with a bid are the first ones asked.
+- ``hen_choices``: per seat: ``true`` (play a mother hen) or ``false`` committed in
+  this hen stage, ``null`` not yet (default).
+- ``hen_played``: per seat, whether it played a mother hen in this mother-hen step,
+  revealed; ``true`` only in the take stages (default all ``false``).
+- ``picks``: per seat, the cards it has picked face down to take back in the take
+  stages: a list of up to two cards (``[]`` or ``null``: none; the default).
+- ``last_bids``: per participant (the robot last) the card bid in the last round
+  shared out, ``null`` for no bid (default all ``null``).
+- ``winners``: once over, the winning seats (the rules decide; checked when given);
+  ``[]`` before.
+- ``log``: the public record so far, :func:`cardgym.record.log_to_json` with
+  :data:`kakelaar_env.events.EVENT_NAMES` (default: this round's start event and the
+  commits of the stage in progress, or the scores and winners once over). Checked:
+  its last round event is this round's, and it ends with what the stage in progress
+  has logged. What the observation shows of the newest round (``recent_moves``)
+  follows from it.
+
+Derived, never keys: the seats asked in the stage and their order, the cards nobody
+has seen (``unseen``), and the record's bookkeeping (where the newest round's reveal
+starts, its digest, the count of public changes).
+
+No seat may come to hold more than a dealt game allows, counting one card won in each
+row left: at most 9 cards of a kind, 14 cards and worms worth 72 (the observation's
+bounds). If ``phase`` is left out and no seat holds a card to bid, the round goes on
+as in a dealt game: the bids are revealed at once. Every error is a
+:class:`~cardgym.errors.ScenarioError` saying what was wrong and what is allowed; a
+failed scenario changes nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from operator import mul
 from typing import Any
 
 import numpy as np
 
 from cardgym.errors import ScenarioError
+from cardgym.record import Event, log_from_json
 from kakelaar_env.cards import (
     CHICKEN_TYPES,
     HEN,
-    MAX_COPIES,
-    MAX_HAND,
-    MAX_SCORE,
     NUM_BIDDABLE,
-    NUM_COLOURS,
     NUM_HENS,
-    NUM_TYPES,
     ROUNDS,
-    TYPE_NAMES,
-    WORM_VALUE,
     count_types,
-    parse_card,
     row_size,
 )
-from kakelaar_env.state import Config, State
+from kakelaar_env.events import EVENT_NAMES, ROUND
+from kakelaar_env.flow import start_round
+from kakelaar_env.invariants import check_invariants
+from kakelaar_env.position import card_list, int_in
+from kakelaar_env.scenario_cards import (
+    check_reach,
+    deck_top_of,
+    owned,
+    pool_of,
+    robot_chickens_left,
+    robot_discard_of,
+    robot_top_of,
+    robot_won_of,
+    row_of,
+)
+from kakelaar_env.scenario_stage import STAGE_KEYS, set_last_bids, set_stage
+from kakelaar_env.state import BID, GAME_OVER, HEN_STAGE, PHASE_NAMES, Config, Phase, State
+from kakelaar_env.turns import can_bid
 
-KEYS = ("round", "tractor", "hands", "discards", "deck", "deck_top", "robot_deck")
-
-
-def _card(value: object, where: str) -> int:
-    if isinstance(value, np.integer):
-        value = int(value)
-    try:
-        return parse_card(value)
-    except ValueError as error:
-        raise ScenarioError(f"{where}: {error}") from None
-
-
-def _cards(value: object, where: str) -> list[int]:
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
-        raise ScenarioError(f"{where} must be a list of cards, got {value!r}")
-    return [_card(item, f"{where}[{i}]") for i, item in enumerate(value)]  # type: ignore[attr-defined]
-
-
-def _per_seat(value: object, where: str, n: int) -> list[list[int]]:
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__") or len(value) != n:  # type: ignore[arg-type]
-        raise ScenarioError(f"{where!r} must hold one list of cards for each of the {n} seats, "
-                            f"got {value!r}")
-    rows: list[Any] = list(value)  # type: ignore[call-overload]
-    return [_cards(cards, f"{where}[{seat}]") for seat, cards in enumerate(rows)]
-
-
-def _int_in(value: object, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
-        raise ScenarioError(f"{where} must be an integer {low}..{high}, got {value!r}")
-    return int(value)
-
-
-def _check_reach(hands: list[list[int]], discards: list[list[int]], winnable: list[int],
-                 rounds_left: int) -> None:
-    """Refuse a scenario in which a seat could come to hold more than the observation
-    counts (a dealt game never does: five chickens, then one card won per round).
-
-    Bounds, with ``R`` rounds left: of a kind, what the seat owns (hand and discard
-    pile) plus one card won per round from the worms and hens nobody owns yet; worm
-    points likewise. The hand only grows by a won card in a round without a bid (only
-    hens in hand, so not before the hand's biddable cards are all bid: ``NB`` such
-    rounds at most) and by one per mother hen played (``H``, at most two cards back for
-    it), and never past what was discarded: it grows by at most
-    ``min(R + discard - H, NB + H)``.
-    """
-    values = sorted((WORM_VALUE[card] for card in range(NUM_TYPES)
-                     for _ in range(winnable[card])), reverse=True)
-    best_worms = sum(values[:rounds_left])
-    for seat, (hand, discard) in enumerate(zip(hands, discards, strict=True)):
-        counts = count_types(hand + discard)
-        where = (f"seat {seat} could come to hold {{reach}} from {{owned}} in its hand and "
-                 f"discard pile and one card won in each of the {rounds_left} round(s) left")
-        for card in range(NUM_TYPES):
-            reach = counts[card] + min(rounds_left, winnable[card])
-            if reach > MAX_COPIES:
-                raise ScenarioError(
-                    where.format(reach=f"{reach} {TYPE_NAMES[card]}", owned=counts[card])
-                    + f"; the observation counts at most {MAX_COPIES} of a kind (one card "
-                    "won per round in a whole game)")
-        no_bid_rounds = max(0, rounds_left - sum(1 for card in hand if card != HEN))
-        hens = min(counts[HEN] + min(rounds_left, winnable[HEN]), rounds_left)
-        growth = max(min(rounds_left + len(discard) - played, no_bid_rounds + played)
-                     for played in range(hens + 1))
-        if len(hand) + growth > MAX_HAND:
-            raise ScenarioError(
-                where.format(reach=f"{len(hand) + growth} cards in hand",
-                             owned=f"{len(hand)} + {len(discard)} cards")
-                + f" (mother hens bring discarded cards back); a hand holds at most "
-                f"{MAX_HAND} (five chickens and one card won per round in a whole game)")
-        score = sum(map(mul, counts, WORM_VALUE))
-        if score + best_worms > MAX_SCORE:
-            raise ScenarioError(
-                where.format(reach=f"worms worth {score + best_worms}",
-                             owned=f"worms worth {score}")
-                + f"; the observation's scores go up to {MAX_SCORE} (nine worms of value 8)")
+KEYS = ("round", "phase", "to_act", "tractor", "circle", "hands", "discards", "row", "deck",
+        "deck_top", "removed", "hens_out", "bids", "hen_choices", "hen_played", "picks",
+        "last_bids", "robot_deck", "robot_discard", "robot_won", "winners", "log")
+#: Keys of the two-player game only (the robot chicken).
+TWO_PLAYER_KEYS = ("circle", "robot_deck", "robot_discard", "robot_won")
 
 
 @dataclass(frozen=True)
 class Setup:
-    """A checked scenario, ready to deal.
+    """The cards and the tractor of a checked scenario, ready to deal.
 
     Attributes:
-        start: the round to start in.
-        tractor: the round-1 tractor holder, or ``None`` (dealt at random).
+        round: the round.
+        phase: the stage (``None``: not given; the bid stage).
+        first: the round-1 tractor holder, or ``None`` (dealt at random).
         hands: each seat's hand as card types, or ``None`` (the five chickens).
         discards: each seat's discard pile as card types.
+        row: the row, position 1 first, or ``None`` (the bid stage: the pile's top).
         deck_top: the named top of the draw pile, top first.
-        needed: the size of the whole draw pile from the start round.
-        pool: the worms and hens no one named, in type order (dealt at random).
+        needed: the size of the whole draw pile (with the row when ``row`` is None).
+        pool: the worms and hens placed nowhere, in type order (dealt at random).
+        removed: the cards removed unseen, or ``None`` (the pool's rest).
+        hens_out: mother hens played so far.
         robot_top: the named top of the robot deck, top first (two players).
-        robot_size: the size of the robot deck from the start round.
+        robot_size: the size of the robot deck.
+        robot_discard: the robot's revealed bids, oldest first, or ``None``.
+        robot_won: the row cards the robot won, oldest first.
+        log: the public record, or ``None`` (the default).
     """
 
-    start: int
-    tractor: int | None
+    round: int
+    phase: Phase | None
+    first: int | None
     hands: list[list[int]] | None
     discards: list[list[int]]
+    row: list[int] | None
     deck_top: list[int]
     needed: int
     pool: list[int]
+    removed: list[int] | None
+    hens_out: int
     robot_top: list[int]
     robot_size: int
+    robot_discard: list[int] | None
+    robot_won: list[int]
+    log: list[Event] | None
 
 
-def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Generator) -> None:
-    """Set up ``state`` as ``scenario`` says (see the module docstring); the caller
-    turns up the first row.
+def load_scenario(config: Config, scenario: Mapping[str, Any], rng: np.random.Generator) -> State:
+    """A new state set up as ``scenario`` says (see the module docstring), drawing from
+    ``rng`` only what the scenario leaves open.
 
     Raises:
-        ScenarioError: naming what is wrong and what is allowed; nothing changes then.
+        ScenarioError: naming what is wrong and what is allowed (the generator may
+            have been drawn from; the env puts it back).
     """
-    deal_setup(state, check_scenario(state.config, scenario), rng)
+    setup = check_scenario(config, scenario)
+    state = State(config)
+    _deal(state, setup, rng)
+    if setup.phase is None and not any(map(can_bid, state.hands)):
+        _start_without_bids(state, scenario)
+    else:
+        if setup.row is None and state.phase == BID:
+            _turn_row(state)
+        set_stage(state, scenario, setup.log)
+    try:
+        check_invariants(state)
+    except AssertionError as error:
+        raise ScenarioError(f"the scenario breaks a rule of the game: {error}") from None
+    return state
+
+
+def revealed_rounds(round_: int, phase: Phase) -> int:
+    """Rounds whose bids have been revealed: the robot's bids so far (two players)."""
+    return round_ - 1 if phase == BID else round_
 
 
 def check_scenario(config: Config, scenario: Mapping[str, Any]) -> Setup:
-    """``scenario`` checked against the rules and ``config`` (nothing random yet).
+    """``scenario``'s cards and tractor checked against the rules and ``config``
+    (nothing random yet; the stage in progress is checked once the cards are dealt,
+    by :func:`kakelaar_env.scenario_stage.set_stage`).
 
     Raises:
         ScenarioError: naming what is wrong and what is allowed.
@@ -179,139 +216,152 @@ def check_scenario(config: Config, scenario: Mapping[str, Any]) -> Setup:
     unknown = sorted(map(str, set(scenario) - set(KEYS)))
     if unknown:
         raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(KEYS)}")
+    n = config.num_players
+    for key in TWO_PLAYER_KEYS:
+        if key in scenario and n != 2:
+            raise ScenarioError(f"{key!r} is for the two-player game only (the robot chicken)")
     if "deck" in scenario and "deck_top" in scenario:
         raise ScenarioError("give either 'deck' (the whole draw pile) or 'deck_top', not both")
-    n = config.num_players
-    start = _int_in(scenario.get("round", 1), "round", 1, ROUNDS)
+    round_ = int_in(scenario.get("round", 1), "round", 1, ROUNDS)
+    phase = _phase(scenario, round_)
+    stage = BID if phase is None else phase
+    log = log_from_json(scenario["log"], EVENT_NAMES, "log") if "log" in scenario else None
+    first = _first_holder(scenario, n, round_, log)
+    hands, discards = owned(scenario, n)
+    row = row_of(scenario, n, stage)
+    deck_top, needed = deck_top_of(scenario, n, round_, stage, row is None)
+    removed = (card_list(scenario["removed"], "removed", worms_and_hens=True)
+               if "removed" in scenario else None)
+    hens_out = int_in(scenario.get("hens_out", 0), "hens_out", 0, NUM_HENS)
+    revealed = revealed_rounds(round_, stage)
+    robot_won = robot_won_of(scenario, revealed)
+    named = (deck_top + (row or []) + (removed or []) + robot_won + [HEN] * hens_out
+             + [card for cards in (hands or []) + discards for card in cards])
+    pool = pool_of(config, named, needed - len(deck_top), removed is not None)
+    rows_left = ROUNDS - revealed
+    check_reach(config, hands if hands is not None else [list(CHICKEN_TYPES)] * n, discards,
+                rows_left, rows_left + (1 if stage == HEN_STAGE else 0))
+    robot_size = 15 - revealed
+    robot_top = robot_top_of(scenario, robot_size, round_, stage)
+    robot_discard = robot_discard_of(scenario, robot_top, revealed)
+    return Setup(round_, phase, first, hands, discards, row, deck_top, needed, pool, removed,
+                 hens_out, robot_top, robot_size, robot_discard, robot_won, log)
+
+
+def _phase(scenario: Mapping[str, Any], round_: int) -> Phase | None:
+    """The stage named by ``phase`` (``None`` when not given)."""
+    if "phase" not in scenario:
+        return None
+    name = scenario["phase"]
+    if not isinstance(name, str) or name not in PHASE_NAMES:
+        raise ScenarioError(f"phase must be one of {', '.join(PHASE_NAMES)}, got {name!r}")
+    phase = Phase(PHASE_NAMES.index(name))
+    if phase == GAME_OVER and round_ != ROUNDS:
+        raise ScenarioError(f"phase 'game_over' comes after round {ROUNDS} only; round is "
+                            f"{round_}")
+    return phase
+
+
+def _first_holder(scenario: Mapping[str, Any], n: int, round_: int,
+                  log: list[Event] | None) -> int | None:
+    """The round-1 tractor holder that ``tractor`` (the holder in ``round``), ``circle``
+    or the record's last round event imply, or ``None`` (dealt at random)."""
     tractor = scenario.get("tractor")
-    if tractor is not None:
-        tractor = _int_in(tractor, "tractor", 0, n - 1)
-    hands, discards = _owned(scenario, n)
-    deck_top, needed = _deck_top(scenario, n, start)
-    totals = list(config.worm_counts) + [0] * (NUM_TYPES - len(config.worm_counts))
-    totals[HEN] = NUM_HENS
-    pool = _pool(config, totals, deck_top + [c for cards in (hands or []) + discards
-                                             for c in cards], needed - len(deck_top))
-    start_hands = hands if hands is not None else [list(CHICKEN_TYPES) for _ in range(n)]
-    # Cards still to be won: every worm and hen not in a hand or discard pile.
-    owned = count_types([card for cards in start_hands + discards for card in cards])
-    winnable = [0 if card in CHICKEN_TYPES else totals[card] - owned[card]
-                for card in range(NUM_TYPES)]
-    _check_reach(start_hands, discards, winnable, ROUNDS + 1 - start)
-    robot_size = 15 - (start - 1)
-    robot_top = _robot_top(scenario, n, start, robot_size)
-    return Setup(start, tractor, hands, discards, deck_top, needed, pool, robot_top, robot_size)
-
-
-def _owned(scenario: Mapping[str, Any], n: int) -> tuple[list[list[int]] | None, list[list[int]]]:
-    """The hands (``None``: not given) and discard piles, each seat's chickens its own."""
-    hands = (_per_seat(scenario["hands"], "hands", n) if "hands" in scenario else None)
-    discards = (_per_seat(scenario["discards"], "discards", n) if "discards" in scenario
-                else [[] for _ in range(n)])
-    for seat in range(n):
-        owned = (hands[seat] if hands is not None else list(CHICKEN_TYPES)) + discards[seat]
-        for chicken in CHICKEN_TYPES:
-            if owned.count(chicken) > 1:
-                raise ScenarioError(
-                    f"seat {seat} has {TYPE_NAMES[chicken]} {owned.count(chicken)} times in hand "
-                    "and discard pile; each seat owns one chicken of each value 3..7"
-                )
-        if HEN in discards[seat]:
-            raise ScenarioError(f"discards[{seat}] holds a hen; mother hens never go to a "
-                                "discard pile (they cannot be bid)")
-    return hands, discards
-
-
-def _deck_top(scenario: Mapping[str, Any], n: int, start: int) -> tuple[list[int], int]:
-    """The named top of the draw pile (top first) and the size of the whole pile."""
-    size = row_size(n)
-    needed = (ROUNDS + 1 - start) * size
-    key = "deck" if "deck" in scenario else "deck_top"
-    deck_top = _cards(scenario.get(key, []), key)
-    for i, card in enumerate(deck_top):
-        if card in CHICKEN_TYPES:
-            raise ScenarioError(f"{key}[{i}] is {TYPE_NAMES[card]}; the draw pile holds worms "
-                                "and hens only")
-    if len(deck_top) > needed or (key == "deck" and len(deck_top) != needed):
-        raise ScenarioError(
-            f"the draw pile from round {start} holds {needed} cards with {n} players "
-            f"({size} per round); {key!r} gives {len(deck_top)}"
-            + ("; use 'deck_top' for a partial pile" if key == "deck" else "")
-        )
-    return deck_top, needed
-
-
-def _pool(config: Config, totals: list[int], named: list[int], missing: int) -> list[int]:
-    """The worms and hens not ``named``, enough of them to fill ``missing`` pile cards."""
-    named_counts = count_types([c for c in named if c not in CHICKEN_TYPES])
-    for card in range(NUM_TYPES):
-        if named_counts[card] > totals[card]:
-            raise ScenarioError(
-                f"the scenario names {TYPE_NAMES[card]} {named_counts[card]} times; the game "
-                f"has {totals[card]} (worm_counts={config.worm_counts}, {NUM_HENS} hens)"
-            )
-    pool = [c for c in range(NUM_TYPES) for _ in range(totals[c] - named_counts[c])]
-    if len(pool) < missing:
-        raise ScenarioError(
-            f"the draw pile needs {missing} more cards but only {len(pool)} "
-            "worms and hens are left after the hands and discard piles"
-        )
-    return pool
-
-
-def _robot_top(scenario: Mapping[str, Any], n: int, start: int, robot_size: int) -> list[int]:
-    """The named top of the robot deck (top first; two players only)."""
-    if "robot_deck" not in scenario:
-        return []
+    if tractor is None and log:
+        starts = [event for event in log if event.what == ROUND]
+        if starts and starts[-1].result == round_:
+            tractor = starts[-1].target
     if n != 2:
-        raise ScenarioError("'robot_deck' is for the two-player game only")
-    copies = NUM_COLOURS - n
-    robot_top = _cards(scenario["robot_deck"], "robot_deck")
-    counts = count_types(robot_top)
-    for i, card in enumerate(robot_top):
-        if card not in CHICKEN_TYPES:
-            raise ScenarioError(f"robot_deck[{i}] is {TYPE_NAMES[card]}; the robot deck "
-                                "holds chickens 3..7 only")
-        if counts[card] > copies:
-            raise ScenarioError(f"robot_deck names {TYPE_NAMES[card]} {counts[card]} times; "
-                                f"the robot has {copies} of each value")
-    if len(robot_top) > robot_size:
-        raise ScenarioError(f"the robot deck holds {robot_size} cards from round {start}; "
-                            f"robot_deck gives {len(robot_top)}")
-    return robot_top
+        if tractor is None:
+            return None
+        return (int_in(tractor, "tractor", 0, n - 1) - (round_ - 1)) % n
+    turn = (round_ - 1) % 3  # the robot holds the tractor on turn 2: rounds 3, 6, 9
+    first = _circle(scenario["circle"]) if "circle" in scenario else None
+    if tractor is None:
+        return first
+    holder = int_in(tractor, "tractor", 0, 2)
+    if (holder == 2) != (turn == 2):
+        raise ScenarioError(
+            f"tractor is {holder} in round {round_}; with two players the robot (2) holds it "
+            "in rounds 3, 6 and 9 and a seat (0 or 1) in the others")
+    if turn == 2:
+        return first
+    implied = holder if turn == 0 else 1 - holder
+    if first is not None and first != implied:
+        raise ScenarioError(f"circle {[first, 1 - first, 2]} gives the tractor to seat "
+                            f"{1 - implied} in round {round_}, not to seat {holder} ('tractor')")
+    return implied
 
 
-def deal_setup(state: State, setup: Setup, rng: np.random.Generator) -> None:
-    """Fill in ``state`` from a checked setup, dealing what it leaves open from ``rng``."""
+def _circle(value: object) -> int:
+    """The round-1 holder named by ``circle``."""
+    if (not isinstance(value, (list, tuple)) or len(value) != 3
+            or [int_in(p, "circle", 0, 2) for p in value] not in ([0, 1, 2], [1, 0, 2])):
+        raise ScenarioError("circle must be [0, 1, 2] or [1, 0, 2] (the round-1 holder, the "
+                            f"other seat, the robot), got {value!r}")
+    return int(value[0])
+
+
+def _deal(state: State, setup: Setup, rng: np.random.Generator) -> None:
+    """Fill in ``state``'s cards and tractor from a checked setup, dealing what it
+    leaves open from ``rng`` (nothing when the scenario names everything)."""
     n = state.num_players
-    deck_top = setup.deck_top
-    pool = [setup.pool[i] for i in rng.permutation(len(setup.pool))]
-    below = pool[: setup.needed - len(deck_top)]
-    state.removed = pool[setup.needed - len(deck_top):]
-    state.deck = below + deck_top[::-1]  # top card last
-    if setup.hands is not None:
-        state.hands = [bytearray(count_types(cards)) for cards in setup.hands]
-    else:
-        state.hands = [bytearray(count_types(CHICKEN_TYPES)) for _ in range(n)]
+    pool = setup.pool
+    if len(pool) > 1:
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+    missing = setup.needed - len(setup.deck_top)
+    state.removed = list(setup.removed) if setup.removed is not None else pool[missing:]
+    state.deck = pool[:missing] + setup.deck_top[::-1]  # top card last
+    state.row = list(setup.row or [])
+    hands = setup.hands if setup.hands is not None else [list(CHICKEN_TYPES)] * n
+    state.hands = [bytearray(count_types(cards)) for cards in hands]
     state.discards = [bytearray(count_types(cards)[:NUM_BIDDABLE]) for cards in setup.discards]
     state.unseen = count_types(state.deck + state.removed)
-    state.round = setup.start
-    first = setup.tractor if setup.tractor is not None else int(rng.integers(n))
+    state.round = setup.round
+    state.phase = BID if setup.phase is None else setup.phase
+    state.hens_out = setup.hens_out
+    first = setup.first if setup.first is not None else int(rng.integers(n))
     if n == 2:
-        _deal_robot(state, setup, first, rng)
+        _deal_robot(state, setup, rng)
+        state.circle = (first, 1 - first, 2)
+        state.tractor = (setup.round - 1) % 3
     else:
-        state.tractor = (first + setup.start - 1) % n
+        state.tractor = (first + setup.round - 1) % n
 
 
-def _deal_robot(state: State, setup: Setup, first: int, rng: np.random.Generator) -> None:
-    """The robot deck (its named top, the rest shuffled beneath) and the circle of a
-    two-player game whose round-1 holder is ``first``."""
+def _deal_robot(state: State, setup: Setup, rng: np.random.Generator) -> None:
+    """The robot deck (its named top, the rest shuffled beneath), its revealed bids and
+    the row cards it won."""
     robot_top, robot_size = setup.robot_top, setup.robot_size
-    copies = NUM_COLOURS - state.num_players
-    rest = [c for c in CHICKEN_TYPES for _ in range(copies - robot_top.count(c))]
-    rest = [rest[i] for i in rng.permutation(len(rest))]
-    deck = robot_top + rest[: robot_size - len(robot_top)]
-    state.robot_deck = deck[::-1]
-    state.robot_discard = rest[robot_size - len(robot_top):]
-    state.circle = (first, 1 - first, 2)
-    state.tractor = (setup.start - 1) % 3
+    rest = robot_chickens_left(robot_top + (setup.robot_discard or []))
+    if len(rest) > 1:
+        rest = [rest[i] for i in rng.permutation(len(rest))]
+    below = robot_size - len(robot_top)
+    state.robot_deck = (robot_top + rest[:below])[::-1]
+    state.robot_discard = (list(setup.robot_discard) if setup.robot_discard is not None
+                           else rest[below:])
+    state.robot_won = list(setup.robot_won)
+
+
+def _turn_row(state: State) -> None:
+    """The bid stage's row from the top of the draw pile."""
+    deck, unseen = state.deck, state.unseen
+    state.row = [deck.pop() for _ in range(row_size(state.num_players))]
+    for card in state.row:
+        unseen[card] -= 1
+
+
+def _start_without_bids(state: State, scenario: Mapping[str, Any]) -> None:
+    """A round begun with no seat holding a card to bid (a scenario without ``phase``):
+    it goes on as in a dealt game, the bids revealed at once."""
+    given = [key for key in (*STAGE_KEYS, "log") if key in scenario]
+    if given:
+        raise ScenarioError(
+            f"no seat holds a card to bid, so the round's bid stage never opens; {given} "
+            "need a 'phase' (the stage the round has come to: hen, take_first, ...)")
+    set_last_bids(state, scenario)
+    for card in state.row:
+        state.unseen[card] += 1
+    state.deck += state.row[::-1]
+    state.row = []
+    start_round(state)

@@ -52,6 +52,22 @@ def learn(state: State, seat: int, mask: int) -> None:
     state.trapped[seat] &= ~mask
 
 
+def to_row(state: State, seat: int, cards: list[int]) -> None:
+    """Put ``cards`` face up at the end of ``seat``'s row. A card in a row is public, so
+    no seat's knowledge holds it any more (``known`` covers hidden places only)."""
+    state.rows[seat].extend(cards)
+    forget(state, bits(cards))
+
+
+def forget(state: State, mask: int) -> None:
+    """No seat knows the cards of ``mask`` any more (``trapped`` is part of ``known``)."""
+    known = state.known
+    for observer in range(state.num_players):
+        if known[observer] & mask:
+            known[observer] &= ~mask
+            state.trapped[observer] &= ~mask
+
+
 def draw_into(state: State, seat: int, card: int, from_aside: bool = False) -> None:
     """``seat`` gets ``card`` from the pile (or the set-aside card) after a play: it
     sees it, the table sees that it drew (a ``DRAW``), and what the table had ruled
@@ -75,7 +91,7 @@ def eliminate(state: State, seat: int) -> None:
     shown = CARD_VALUES[hand[0]] if hand else NONE
     state.in_round[seat] = False
     state.protected[seat] = False
-    state.rows[seat].extend(hand)
+    to_row(state, seat, hand)
     hand.clear()
     state.ruled_out[seat] = 0
     state.log.append(make_event(TABLE, ELIMINATED, seat, shown))
@@ -161,7 +177,7 @@ def snake_sorcerer(state: State, target: int) -> int:
     Returns the revealed value."""
     hand = state.hands[target]
     shown = CARD_VALUES[hand[0]]
-    state.rows[target].extend(hand)
+    to_row(state, target, hand)
     revealed_king = KING_CAT_ID in hand
     hand.clear()
     if revealed_king:
@@ -253,4 +269,4 @@ def crystal_bowl(state: State, target: int, guess: int) -> int:
     return MISS
 
 
-__all__ = ["NO_EFFECT", "SWAPPED", "bits", "draw_into", "eliminate", "learn"]
+__all__ = ["NO_EFFECT", "SWAPPED", "bits", "draw_into", "eliminate", "forget", "learn", "to_row"]

@@ -141,14 +141,23 @@ and ``env.action_index(name)`` convert between indices and names.
 | 78..94 | `mouse_trapper:depth=0` .. `mouse_trapper:depth=16` | put the card back with d cards above it: index = 78 + d |
 <!-- /action-table -->
 
-Scenarios: ``reset(options={"scenario": {...}})`` deals round 1 as given; keys
-``hands``, ``deck`` or ``deck_top`` (top first), ``set_aside``, ``face_up``,
-``first_player``, ``tokens``; cards by value or name. Unnamed cards are dealt at
-random. See :mod:`phpets_env.scenario`. Example::
+Scenarios and positions: ``reset(options={"scenario": {...}})`` sets up any position
+of a match; cards by value or name, whatever is left out dealt at random or at its
+default. Without ``to_act`` a round is about to begin (``hands`` of one card each,
+``deck`` or ``deck_top`` top first, ``set_aside``, ``face_up``, ``first_player``,
+``tokens``, ``round``), and its start player draws first. With ``to_act`` the position
+is taken as it is: ``phase``, ``rows``, ``eliminated``, ``protected``, a short ``deck``,
+Mouse Trapper's ``pending`` card, ``ruled_out``, what each seat knows (``known``),
+``round_winners``, ``match_winners`` and the ``log``. ``env.position()`` writes the
+current state as such a scenario, and resetting to it goes on exactly as from here.
+Every key is in :mod:`phpets_env.scenario` and docs/positions.md. Example::
 
     game.reset(seed=0, options={"scenario": {
         "hands": ["crystal_bowl", "king_cat"], "deck_top": ["battle_bunny"],
         "first_player": 0}})
+    game.reset(options={"scenario": {
+        "to_act": 0, "hands": [["crystal_bowl", "battle_bunny"], ["shell_shield"], []],
+        "rows": [[], [], ["king_cat"]], "protected": [1]}})
 
 Version history: v0, first release. v1: the public record in every observation
 (`recent_moves`, the last 10 events less the turn-start draws; `ruled_out`, the

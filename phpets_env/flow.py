@@ -17,7 +17,7 @@ import numpy as np
 from cardgym.record import TABLE
 from phpets_env.cards import CARD_VALUES, NUM_CARDS, NUM_VALUES, face_up_aside
 from phpets_env.events import MATCH_WON, NEW_ROUND, ROUND_WON, TURN_DRAW_EVENTS, make_event
-from phpets_env.scenario import apply_scenario
+from phpets_env.scenario import apply_scenario, check_loaded
 from phpets_env.showdown import showdown
 from phpets_env.state import MATCH_OVER, NO_CARD, PLAY, Config, State
 
@@ -30,15 +30,22 @@ def new_game(
     Args:
         config: rule options.
         rng: the only source of randomness.
-        scenario: optional fixed setup of round 1 (see :mod:`phpets_env.scenario`).
+        scenario: optional position to set up instead (see :mod:`phpets_env.scenario`):
+            without ``to_act``, a round about to begin, whose start player then begins
+            the first turn; with it, the position as it is, drawing nothing from ``rng``
+            for what it names.
+
+    Raises:
+        ScenarioError: the scenario is malformed or no position of the game.
     """
     state = State(config)
-    if scenario is not None:
-        apply_scenario(state, scenario, rng)
+    if scenario is None:
+        start_round(state, int(rng.integers(config.num_players)), rng)
+        return state
+    if apply_scenario(state, scenario, rng):
         state.log.append(make_event(TABLE, NEW_ROUND, state.round_start))
         begin_turn(state, state.round_start, rng)
-    else:
-        start_round(state, int(rng.integers(config.num_players)), rng)
+    check_loaded(state)
     return state
 
 

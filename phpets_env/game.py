@@ -20,8 +20,10 @@ from phpets_env.encoding import (
 )
 from phpets_env.heuristic import PhpetsHeuristic
 from phpets_env.invariants import check_invariants
+from phpets_env.position import canonical, position
 from phpets_env.record import choice_visibility, describe_event
 from phpets_env.render import render_full, render_view
+from phpets_env.scenario import KEYS
 from phpets_env.state import (
     FINAL_TIE_OPTIONS,
     MOUSE_TRAPPER,
@@ -89,6 +91,9 @@ GAME = Game(
     choice_visibility=choice_visibility,
     hidden_move=_hidden_move,
     private_key=_private_key,
+    position=position,
+    scenario_keys=KEYS,
+    canonical_state=canonical,
     rounds=Rounds(
         round_of=lambda state: state.round_number,
         round_winners=lambda state: state.round_winners,

@@ -17,6 +17,8 @@ def check_invariants(state: State) -> None:
     - at least one player is in the round while the match goes on;
     - what the table has ruled out of a hand is true (no held card has a ruled-out
       value), and private Mouse Trapper knowledge is part of what a seat knows;
+    - knowledge covers hidden places only: no seat's ``known`` holds a card face up
+      (in a row or set aside face up), and every seat knows its own hand;
     - the record agrees on whose turn it is: the newest turn-start draw
       (``TURN_DRAW``) is the seat to act's, with no new round logged after it (a
       position written without a record, as tests do, has none to check).
@@ -52,8 +54,15 @@ def _check_tokens(state: State) -> None:
 
 def _check_knowledge(state: State) -> None:
     assert (state.pending != NO_CARD) == (state.phase == MOUSE_TRAPPER)
+    public = 0
+    for card in [*state.face_up, *(card for row in state.rows for card in row)]:
+        public |= 1 << card
     for seat in range(state.num_players):
-        assert not state.trapped[seat] & ~state.known[seat], f"seat {seat}: stale trapped bits"
+        known = state.known[seat]
+        assert not state.trapped[seat] & ~known, f"seat {seat}: stale trapped bits"
+        assert not known & public, f"seat {seat} keeps knowledge of a card face up"
+        assert all(known >> card & 1 for card in state.hands[seat]), (
+            f"seat {seat} does not know its own hand")
         for card in state.hands[seat]:
             assert not state.ruled_out[seat] >> CARD_VALUES[card] & 1, (
                 f"seat {seat} holds {CARD_VALUES[card]}, which the table ruled out")

@@ -31,6 +31,7 @@ def play(
     hand.remove(played)
     _forget_ambiguous_play(state, actor, played)
     state.rows[actor].append(played)
+    effects.forget(state, 1 << played)  # face up: public now
     log = state.log
     index = len(log)
     log.append(_PLACEHOLDER)  # the play comes before what follows from it

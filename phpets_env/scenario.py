@@ -1,59 +1,114 @@
-"""Scenarios: a fixed setup of the first round, for tests, tutorials and analysis.
+"""Scenarios: any position of a match, for tests, tutorials, analysis and saved games.
 
 A scenario is a mapping with any of these keys (cards by value 0..10, ``Card``, or
-name such as ``"crystal_bowl"`` or ``"Crystal Bowl"``):
+name such as ``"crystal_bowl"`` or ``"Crystal Bowl"``; :func:`phpets_env.position.position`
+writes every key but ``deck_top``, in this order, cards by their lower-case names):
 
-- ``hands``: one card per seat (a card, or a one-card list).
-- ``deck``: the whole draw pile, top first; or ``deck_top``: its top cards, the rest
-  shuffled beneath.
-- ``set_aside``: the face-down set-aside card.
-- ``face_up``: the two face-up set-aside cards (two players only).
-- ``first_player``: the seat that starts (it draws first).
-- ``tokens``: tokens per seat already won (each below the target, at most 7 in all).
+- ``round``: the round number, 1-based (default 1).
+- ``tokens``: tokens won per seat (default none); each below the target unless the
+  match is over, at most 7 in all; the supply holds the rest.
+- ``first_player``: the round's start player (default: a random seat in the round).
+- ``to_act``: the seat that decides now. Without it the scenario is a round about to
+  begin: the new round is logged and ``first_player`` begins the first turn (draws,
+  or meets the showdown on an empty pile). With it the position is taken as it is:
+  nothing is drawn or logged.
+- ``phase``: ``"play"`` (default), ``"grave_digger"`` (keep or swap, the set-aside
+  card seen), ``"mouse_trapper"`` (place ``pending``) or ``"match_over"``; needs ``to_act``.
+- ``hands``: each seat's cards, oldest first (a list; a single card for a one-card
+  hand): none for a seat out of the round, one for a seat in it, two for the seat to
+  act in the play phase (default: dealt at random).
+- ``rows``: each seat's row, the cards it played or was made to show, oldest first
+  (default empty).
+- ``eliminated``: the seats out of the round (default: the seats given no cards).
+- ``protected``: the seats a Shell Shield protects (default none).
+- ``set_aside``: the face-down set-aside card; ``None`` once Snake Sorcerer took it
+  (the pile is then empty) (default: dealt at random).
+- ``face_up``: the two cards set aside face up with two players (default: at random).
+- ``deck``: the whole draw pile, top first (it may be short or empty): every card then
+  has a place, those left out of the other keys dealt at random into them. Or
+  ``deck_top``: the top of the pile, top first, the rest shuffled beneath (default).
+- ``pending``: the card Mouse Trapper's player holds out, in phase ``mouse_trapper``
+  only (``None`` otherwise).
+- ``ruled_out``: per seat, the values the table knows it does not hold (default none;
+  with ``hands`` only).
+- ``known``: per seat, what it knows beyond the public cards: a mapping of
+  ``hands`` (per seat ``t``, ``[]`` or one entry per card of ``t``'s hand in order: the
+  card, or ``None`` where unknown), ``aside`` (the set-aside card), ``pending`` (the
+  held-out card), ``deck`` (``[[depth, card], ...]``, 0 = top), ``trapped`` (the places
+  above known only through the seat's own Mouse Trapper placement: ``["hands", t, i]``,
+  ``["deck", depth]``, ``["aside"]``, ``["pending"]``; default: its ``deck`` depths) and
+  ``watches_deck`` (whether it may know a pile depth; default: whether ``deck`` names
+  one). Always known besides: a seat's own hand, the set-aside card to the player of
+  a Grave Digger being resolved, the held-out card to Mouse Trapper's player (who
+  also watches the pile) (default: only those).
+- ``round_winners``: the winners of the previous round (default none).
+- ``match_winners``: the winners of a finished match (phase ``match_over`` only).
+- ``log``: the public record so far (:func:`cardgym.record.log_to_json`; default empty).
 
-Whatever is left out is dealt at random from the cards not named. Every error says
-what was wrong and what is allowed; a failed scenario changes nothing.
+Whatever is left out is dealt at random from the cards not named, or takes its default.
+A card's id (:data:`~phpets_env.cards.CARD_VALUES`) follows from where it lies: the copies
+of a value take its ids in the order of :func:`phpets_env.position.ordered_places`. Every
+error names the key, what was wrong and what is allowed; a scenario is checked whole
+before anything is built. ``known`` is read in :mod:`phpets_env.scenario_known`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from cardgym.errors import ScenarioError
-from phpets_env.cards import CARD_VALUES, COPIES, TOTAL_TOKENS, Card, face_up_aside, parse_card
-from phpets_env.state import NO_CARD, Config, State
+from cardgym.record import Event, log_from_json
+from phpets_env.cards import (
+    NUM_VALUES,
+    TOTAL_TOKENS,
+    Card,
+    face_up_aside,
+)
+from phpets_env.events import EVENT_NAMES, NEW_ROUND, NUM_RESULTS, TURN_DRAW, make_event
+from phpets_env.invariants import check_invariants
+from phpets_env.position import build, check_counts
+from phpets_env.scenario_known import card, cards, is_list, read_known
+from phpets_env.scenario_setup import Setup
+from phpets_env.state import (
+    GRAVE_DIGGER,
+    MATCH_OVER,
+    MOUSE_TRAPPER,
+    PHASE_NAMES,
+    PLAY,
+    Config,
+    State,
+)
 
-KEYS = ("hands", "deck", "deck_top", "set_aside", "face_up", "first_player", "tokens")
+KEYS = ("round", "tokens", "first_player", "to_act", "phase", "hands", "rows", "eliminated",
+        "protected", "set_aside", "face_up", "deck", "deck_top", "pending", "ruled_out",
+        "known", "round_winners", "match_winners", "log")
 
 
-@dataclass(frozen=True)
-class Setup:
-    """A checked scenario: card values (``None``: dealt at random).
+def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Generator) -> bool:
+    """Set ``state`` (a new one) up as ``scenario`` says (see the module docstring).
 
-    Attributes:
-        hands: one card per seat.
-        face_up: the face-up set-aside cards (two players).
-        aside: the face-down set-aside card.
-        deck_top: the top of the draw pile, top first (with ``deck``, all of it).
-        first: the start player.
-        tokens: tokens per seat.
+    Returns whether the round begins now (no ``to_act``): the caller then logs the new
+    round and begins ``state.round_start``'s turn. Draws from ``rng`` only for what the
+    scenario leaves out.
+
+    Raises:
+        ScenarioError: saying what was wrong and what is allowed; nothing changed.
     """
-
-    hands: list[int] | None
-    face_up: list[int] | None
-    aside: int | None
-    deck_top: list[int]
-    first: int | None
-    tokens: list[int] | None
+    setup = check_scenario(scenario, state.config)
+    build(state, setup, rng)
+    return setup.to_act is None
 
 
-def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Generator) -> None:
-    """Deal round 1 of ``state`` as ``scenario`` says (see the module docstring)."""
-    deal(state, check_scenario(scenario, state.config), rng)
+def check_loaded(state: State) -> None:
+    """The engine's invariants on a state built from a scenario, as a ScenarioError."""
+    try:
+        check_invariants(state)
+    except AssertionError as error:
+        raise ScenarioError(f"the scenario is not a position of the game: {error}") from None
 
 
 # ------------------------------------------------------------------ checking
@@ -67,150 +122,255 @@ def check_scenario(scenario: Mapping[str, Any], config: Config) -> Setup:
     """
     if not isinstance(scenario, Mapping):
         raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {scenario!r}")
-    unknown = sorted(set(scenario) - set(KEYS))
+    unknown = sorted(set(scenario) - set(KEYS), key=str)
     if unknown:
         raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(KEYS)}")
     if "deck" in scenario and "deck_top" in scenario:
         raise ScenarioError("give either 'deck' (the whole pile) or 'deck_top', not both")
     n = config.num_players
+    to_act = _optional_seat(scenario, "to_act", n)
+    phase = _phase(scenario, to_act)
+    first = _optional_seat(scenario, "first_player", n)
+    eliminated = _seats(scenario.get("eliminated"), "eliminated", n)
     hands = _hands(scenario["hands"], n) if "hands" in scenario else None
-    face_up = _face_up(scenario["face_up"], n) if "face_up" in scenario else None
-    aside = _card(scenario["set_aside"], "set_aside") if "set_aside" in scenario else None
-    deck_top = _cards(scenario.get("deck", scenario.get("deck_top", [])), "deck")
-    pile = len(CARD_VALUES) - 1 - face_up_aside(n) - n
-    if len(deck_top) > pile:
-        raise ScenarioError(
-            f"the draw pile holds {pile} cards with {n} players; the scenario puts "
-            f"{len(deck_top)} in it"
-        )
-    _check_copies((hands or []) + (face_up or []) + ([aside] if aside is not None else [])
-                  + deck_top)
-    if "deck" in scenario and (len(deck_top) != pile or hands is None or aside is None
-                       or (face_up_aside(n) and face_up is None)):
-        raise ScenarioError(
-            f"'deck' must be the whole draw pile ({pile} cards with {n} players) and needs "
-            "'hands', 'set_aside' (and 'face_up' with two players); use 'deck_top' for a partial pile"
-        )
-    first = _first_player(scenario.get("first_player"), n)
-    tokens = _tokens(scenario.get("tokens"), n, config.tokens_to_win)
-    return Setup(hands, face_up, aside, deck_top, first, tokens)
+    if "eliminated" not in scenario and hands is not None:
+        eliminated = [seat for seat in range(n) if not hands[seat]]
+    in_round = [seat not in eliminated for seat in range(n)]
+    if not any(in_round):
+        raise ScenarioError("'eliminated' names every seat: at least one is in the round")
+    sizes = _hand_sizes(hands, in_round, to_act, phase)
+    cards = _places(scenario, n, phase)
+    tokens = _tokens(scenario.get("tokens"), n, config.tokens_to_win, phase == MATCH_OVER)
+    setup = Setup(
+        hands=hands, sizes=sizes, first=first, to_act=to_act, phase=phase, in_round=in_round,
+        protected=_flags(_seats(scenario.get("protected"), "protected", n), n), tokens=tokens,
+        round_number=_round(scenario.get("round", 1)), ruled_out=_ruled_out(scenario, n),
+        round_winners=tuple(_seats(scenario.get("round_winners"), "round_winners", n, False)),
+        match_winners=tuple(_seats(scenario.get("match_winners"), "match_winners", n, False)),
+        log=_log(scenario.get("log", []), n), known=[], **cards,
+    )
+    check_counts(setup, n)
+    _check_turn(setup)
+    _check_table(setup, config)
+    return replace(setup, known=read_known(scenario.get("known"), setup))
 
 
-def _card(value: object, where: str) -> int:
-    if isinstance(value, np.integer):
-        value = int(value)
-    try:
-        return int(parse_card(value))
-    except ValueError as error:
-        raise ScenarioError(f"{where}: {error}") from None
-
-
-def _cards(value: object, where: str) -> list[int]:
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        raise ScenarioError(f"{where} must be a list of cards, got {value!r}")
-    return [_card(item, f"{where}[{i}]") for i, item in enumerate(value)]  # type: ignore[attr-defined]
-
-
-def _hands(raw: Any, n: int) -> list[int]:
-    """One card per seat, each a card or a one-card list."""
-    if isinstance(raw, (str, bytes)) or not hasattr(raw, "__len__") or len(raw) != n:
-        raise ScenarioError(f"'hands' must list one card for each of the {n} seats, got {raw!r}")
-    hands = []
-    for seat, hand in enumerate(raw):
-        if isinstance(hand, (list, tuple)):
-            if len(hand) != 1:
-                raise ScenarioError(
-                    f"hands[{seat}] must hold exactly one card before the first draw, got {hand!r}"
-                )
-            hand = hand[0]
-        hands.append(_card(hand, f"hands[{seat}]"))
-    return hands
-
-
-def _face_up(raw: Any, n: int) -> list[int]:
-    face_up = _cards(raw, "face_up")
-    if len(face_up) != face_up_aside(n):
-        raise ScenarioError(
-            f"face_up must hold {face_up_aside(n)} cards with {n} players, got {len(face_up)}"
-        )
-    return face_up
-
-
-def _check_copies(named: list[int]) -> None:
-    """No value named more often than the deck holds it."""
-    for value in set(named):
-        copies = COPIES[Card(value)]
-        if named.count(value) > copies:
-            raise ScenarioError(
-                f"the scenario names card {value} {named.count(value)} times; "
-                f"the deck has {copies} of it"
-            )
-
-
-def _first_player(first: Any, n: int) -> int | None:
-    if first is not None and (
-        not isinstance(first, (int, np.integer)) or isinstance(first, bool) or not 0 <= first < n
-    ):
-        raise ScenarioError(f"first_player must be a seat 0..{n - 1}, got {first!r}")
-    return None if first is None else int(first)
-
-
-def _tokens(tokens: Any, n: int, target: int) -> list[int] | None:
-    if tokens is None:
+def _optional_seat(scenario: Mapping[str, Any], key: str, n: int) -> int | None:
+    value = scenario.get(key)
+    if value is None:
         return None
+    return _seat(value, key, n)
+
+
+def _seat(value: object, where: str, n: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < n:
+        raise ScenarioError(f"{where} must be a seat 0..{n - 1}, got {value!r}")
+    return int(value)
+
+
+def _seats(value: object, key: str, n: int, distinct_sorted: bool = True) -> list[int]:
+    """A list of distinct seats (``None``: none)."""
+    if value is None:
+        return []
+    if not is_list(value):
+        raise ScenarioError(f"'{key}' must be a list of seats 0..{n - 1}, got {value!r}")
+    seats = [_seat(item, f"{key}[{i}]", n) for i, item in enumerate(value)]
+    if len(set(seats)) != len(seats):
+        raise ScenarioError(f"'{key}' names a seat twice: {seats}")
+    return sorted(seats) if distinct_sorted else seats
+
+
+def _flags(seats: list[int], n: int) -> list[bool]:
+    return [seat in seats for seat in range(n)]
+
+
+def _phase(scenario: Mapping[str, Any], to_act: int | None) -> int:
+    if "phase" not in scenario:
+        return PLAY
+    phase = scenario["phase"]
+    if phase not in PHASE_NAMES:
+        raise ScenarioError(f"phase must be one of {', '.join(PHASE_NAMES)}, got {phase!r}")
+    if to_act is None:
+        raise ScenarioError("'phase' needs 'to_act', the seat that decides in it")
+    return PHASE_NAMES.index(phase)
+
+
+def _per_seat(raw: object, key: str, n: int, what: str, hint: str = "") -> list[Any]:
+    if not is_list(raw) or len(raw) != n:
+        raise ScenarioError(f"'{key}' must give {what} for each of the {n} seats{hint}, "
+                            f"got {raw!r}")
+    return list(raw)
+
+
+def _hands(raw: object, n: int) -> list[list[int]]:
+    """Each seat's cards; a bare card is a one-card hand."""
+    return [cards(hand, f"hands[{seat}]") if is_list(hand) else [card(hand, f"hands[{seat}]")]
+            for seat, hand in enumerate(_per_seat(raw, "hands", n, "one card",
+                                                  " (a card, or the list of its cards)"))]
+
+
+def _hand_sizes(hands: list[list[int]] | None, in_round: list[bool], to_act: int | None,
+                phase: int) -> list[int]:
+    """The number of cards each seat holds, checked against ``hands``."""
+    sizes = [1 if alive else 0 for alive in in_round]
+    if to_act is not None and phase == PLAY and in_round[to_act]:
+        sizes[to_act] = 2
+    for seat, size in enumerate(sizes):
+        if hands is not None and len(hands[seat]) != size:
+            why = ("is out of the round ('eliminated')" if not in_round[seat] else
+                   "is to play one of two cards" if size == 2 else
+                   "is in the round, before the first draw (no 'to_act')" if to_act is None else
+                   "is in the round")
+            raise ScenarioError(
+                f"hands[{seat}] must hold {('no cards', 'exactly one card', 'two cards')[size]}: "
+                f"seat {seat} {why}; got {hands[seat]!r}")
+    return sizes
+
+
+def _places(scenario: Mapping[str, Any], n: int, phase: int) -> dict[str, Any]:
+    """The cards of the rows, set-aside cards, pile and held-out card."""
+    rows = [cards(row, f"rows[{seat}]")
+            for seat, row in enumerate(_per_seat(scenario.get("rows", [[]] * n), "rows", n,
+                                                 "a list of cards"))]
+    aside_taken = "set_aside" in scenario and scenario["set_aside"] is None
+    aside = (card(scenario["set_aside"], "set_aside")
+             if "set_aside" in scenario and not aside_taken else None)
+    face_up = None
+    if "face_up" in scenario:
+        face_up = cards(scenario["face_up"], "face_up")
+        if len(face_up) != face_up_aside(n):
+            raise ScenarioError(f"face_up must hold {face_up_aside(n)} cards with {n} players, "
+                                f"got {len(face_up)}")
+    whole_deck = "deck" in scenario
+    deck_top = cards(scenario["deck"] if whole_deck else scenario.get("deck_top", []),
+                     "deck" if whole_deck else "deck_top")
+    pending = scenario.get("pending")
+    if pending is not None:
+        pending = card(pending, "pending")
+    if (pending is not None) != (phase == MOUSE_TRAPPER):
+        raise ScenarioError("'pending' (the card Mouse Trapper holds out) is needed in phase "
+                            f"mouse_trapper and only there; phase {PHASE_NAMES[phase]}, "
+                            f"pending {scenario.get('pending')!r}")
+    return {"rows": rows, "aside": aside, "aside_taken": aside_taken, "face_up": face_up,
+            "deck_top": deck_top, "whole_deck": whole_deck, "pending": pending}
+
+
+def _tokens(tokens: Any, n: int, target: int, over: bool) -> list[int]:
+    if tokens is None:
+        return [0] * n
+    top = target if over else target - 1
     if (
-        isinstance(tokens, (str, bytes))
-        or not hasattr(tokens, "__len__")
+        not is_list(tokens)
         or len(tokens) != n
-        or any(not isinstance(t, (int, np.integer)) or not 0 <= t < target for t in tokens)
+        or any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t <= top
+               for t in tokens)
         or sum(tokens) > TOTAL_TOKENS
     ):
         raise ScenarioError(
-            f"tokens must list {n} counts, each 0..{target - 1} (the match is won at {target}), "
+            f"tokens must list {n} counts, each 0..{top} (the match is won at {target}), "
             f"at most {TOTAL_TOKENS} in all; got {tokens!r}"
         )
     return [int(t) for t in tokens]
 
 
-# ------------------------------------------------------------------- dealing
+def _round(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ScenarioError(f"round must be a round number 1, 2, ..., got {value!r}")
+    return int(value)
 
 
-def deal(state: State, setup: Setup, rng: np.random.Generator) -> None:
-    """Deal round 1 of ``state`` from a checked setup: the named cards where it puts
-    them, the others shuffled into the places left."""
-    n = state.num_players
-    rest_values = list(CARD_VALUES)
-    named = ((setup.hands or []) + (setup.face_up or [])
-             + ([setup.aside] if setup.aside is not None else []) + setup.deck_top)
-    for value in named:
-        rest_values.remove(value)
-    order = rng.permutation(len(rest_values))
-    rest = [rest_values[i] for i in order]
-    pools: dict[int, list[int]] = {}
-    for card_id, value in enumerate(CARD_VALUES):
-        pools.setdefault(value, []).append(card_id)
+def _ruled_out(scenario: Mapping[str, Any], n: int) -> list[int]:
+    masks = []
+    for seat, raw in enumerate(_per_seat(scenario.get("ruled_out", [[]] * n), "ruled_out", n,
+                                         "a list of values")):
+        mask = 0
+        for value in cards(raw, f"ruled_out[{seat}]"):
+            mask |= 1 << value
+        masks.append(mask)
+    return masks
 
-    def take(value: int) -> int:
-        return pools[value].pop()
 
-    state.hands = [[take(v)] for v in setup.hands] if setup.hands is not None else []
-    state.face_up = [take(v) for v in setup.face_up] if setup.face_up is not None else []
-    state.aside = take(setup.aside) if setup.aside is not None else NO_CARD
-    top = [take(v) for v in setup.deck_top]
-    if state.aside == NO_CARD:
-        state.aside = take(rest.pop())
-    if setup.face_up is None:
-        state.face_up = [take(rest.pop()) for _ in range(face_up_aside(n))]
-    if setup.hands is None:
-        state.hands = [[take(rest.pop())] for _ in range(n)]
-    below = [take(v) for v in rest]
-    state.deck = below[::-1] + top[::-1]  # top card last
-    state.rows = [[] for _ in range(n)]
-    state.in_round = [True] * n
-    state.protected = [False] * n
-    state.known = [1 << hand[0] for hand in state.hands]
-    if setup.tokens is not None:
-        state.tokens = setup.tokens
-        state.token_supply = TOTAL_TOKENS - sum(state.tokens)
-    state.round_start = setup.first if setup.first is not None else int(rng.integers(n))
-    state.round_number = 1
+def _log(raw: object, n: int) -> list[Event]:
+    """The record, each event checked in range and shared as the engine shares it."""
+    log = log_from_json(raw, EVENT_NAMES, "log")
+    limits = (("actor", n), ("target", n), ("card", NUM_VALUES), ("result", NUM_RESULTS))
+    for i, event in enumerate(log):
+        for name, top in limits:
+            if not -1 <= getattr(event, name) < top:
+                raise ScenarioError(f"log[{i}]: {name} must be -1..{top - 1}, got "
+                                    f"{getattr(event, name)}")
+        if not 0 <= event.seen_by < 1 << n or event.secret < -1:
+            raise ScenarioError(f"log[{i}]: seen_by must be a mask of seats 0..{n - 1} and "
+                                f"secret -1 or more, got {event.seen_by}, {event.secret}")
+    return [make_event(e.actor, e.what, e.target, e.card, e.result, e.secret, e.seen_by)
+            for e in log]
+
+
+def _check_turn(setup: Setup) -> None:
+    """The seat to act, the start player and the phase agree with the table."""
+    to_act, phase, in_round = setup.to_act, setup.phase, setup.in_round
+    if setup.first is not None and to_act is None and not in_round[setup.first]:
+        raise ScenarioError(f"first_player {setup.first} is out of the round ('eliminated') "
+                            "and cannot begin its turn")
+    if to_act is None or phase == MATCH_OVER:
+        return
+    if not in_round[to_act]:
+        raise ScenarioError(f"to_act {to_act} is out of the round ('eliminated')")
+    if setup.protected[to_act]:
+        raise ScenarioError(f"to_act {to_act} cannot be 'protected': protection ends when "
+                            "its turn begins")
+    if setup.ruled_out[to_act]:
+        raise ScenarioError(f"ruled_out[{to_act}] must be empty: the seat to act has just drawn")
+    for event in reversed(setup.log):
+        if event.what == NEW_ROUND or event.what == TURN_DRAW and event.target != to_act:
+            raise ScenarioError(f"'log' must end in seat {to_act}'s turn (to_act): its newest "
+                                f"turn_draw comes after the newest new_round and is seat "
+                                f"{to_act}'s")
+        if event.what == TURN_DRAW:
+            break
+    follow_ups: dict[int, Card] = {GRAVE_DIGGER: Card.GRAVE_DIGGER,
+                                   MOUSE_TRAPPER: Card.MOUSE_TRAPPER}
+    played = follow_ups.get(phase)
+    if played is not None and setup.rows[to_act][-1:] != [played]:
+        raise ScenarioError(f"phase {PHASE_NAMES[phase]} resolves the {played.name.lower()} "
+                            f"seat {to_act} has just played: rows[{to_act}] must end with it")
+    if phase == GRAVE_DIGGER and setup.aside_taken:
+        raise ScenarioError("phase grave_digger needs the set-aside card ('set_aside' is None)")
+
+
+def _check_table(setup: Setup, config: Config) -> None:
+    """Protection, the set-aside card, what is ruled out and the winners agree."""
+    n, over = config.num_players, setup.phase == MATCH_OVER
+    for seat in range(n):
+        if not setup.in_round[seat] and (setup.protected[seat] or setup.ruled_out[seat]):
+            raise ScenarioError(f"seat {seat} is out of the round: it cannot be 'protected' "
+                                "nor have values in 'ruled_out'")
+    if any(setup.ruled_out) and setup.hands is None:
+        raise ScenarioError("'ruled_out' needs 'hands': a hand dealt at random could hold a "
+                            "value the table has ruled out")
+    for seat, held in enumerate(setup.hands or []):
+        if any(setup.ruled_out[seat] >> value & 1 for value in held):
+            raise ScenarioError(f"ruled_out[{seat}] names a value that hands[{seat}] holds")
+    if setup.aside_taken and (setup.deck_top or not setup.whole_deck):
+        raise ScenarioError("'set_aside' None (Snake Sorcerer took it) needs an empty pile: "
+                            "'deck': []")
+    if over != bool(setup.match_winners):
+        raise ScenarioError("'match_winners' names the winners of a finished match: needed in "
+                            "phase match_over and only there")
+    if over:
+        _check_match_winners(setup, config.tokens_to_win)
+    if setup.round_number == 1 and setup.round_winners and not over:
+        raise ScenarioError("'round_winners' are the previous round's: round 1 has none")
+
+
+def _check_match_winners(setup: Setup, target: int) -> None:
+    """Every seat at the target wins the match, and only those (and a seat one short of
+    it when the supply ran out in a shared win)."""
+    short = TOTAL_TOKENS == sum(setup.tokens)
+    for seat, tokens in enumerate(setup.tokens):
+        if tokens >= target and seat not in setup.match_winners or (
+                seat in setup.match_winners and tokens < target - short):
+            raise ScenarioError(
+                f"match_winners must be the seats at the target ({target}; one short of it "
+                f"only when the supply is empty): tokens {setup.tokens}, match_winners "
+                f"{list(setup.match_winners)}")

@@ -84,7 +84,9 @@ class State(SlotState):
     """Everything about a match in progress, including what each seat knows.
 
     Decks are lists of card ids with the top card last. ``known[s]`` is a bit mask
-    over card ids: bit ``c`` set means seat ``s`` knows where card ``c`` is;
+    over card ids: bit ``c`` set means seat ``s`` knows where card ``c`` is, in a hidden
+    place (a hand, the pile, the set-aside or held-out card: cards face up, in rows or
+    set aside, are public and carry no bit);
     ``trapped[s]`` marks the part of it that rests on a Mouse Trapper depth only
     ``s`` saw (what :func:`~phpets_env.resample.resample_hidden` must sample, not copy).
     ``ruled_out[s]`` is a bit mask over *values* that the table knows seat ``s`` does

@@ -170,7 +170,7 @@ def test_kakelaar_extreme_worm_counts_keep_every_observation_in_its_space(
 
 def test_kakelaar_a_scenario_at_the_bounds_is_accepted_and_reaches_them() -> None:
     env = kakelaar_env(num_players=2, worm_counts=ALL_EIGHTS)
-    env.reset(seed=0, options={"scenario": {"round": 9, "tractor": 0,
+    env.reset(seed=0, options={"scenario": {"round": 9, "tractor": 2, "circle": [0, 1, 2],
                                             "hands": [CHICKENS + ["w8"] * 8, CHICKENS]}})
     observations_in_space(env)
     while env.agents:

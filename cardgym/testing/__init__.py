@@ -14,8 +14,10 @@ pickling mid-game (:func:`check_pickle`); clones that share nothing mutable
 which varies hidden *cards*; the two choice checks, which vary a player's *choice*
 (:func:`check_private_choices`: a secret choice leaves the seats not party to it
 unable to tell the alternatives apart, and their resamples for search unchanged;
-:func:`check_public_choices`: every seat tells public alternatives apart); and
-random-play fuzzing with the game's invariants (:func:`fuzz`).
+:func:`check_public_choices`: every seat tells public alternatives apart);
+positions written mid-game and read back to the same state and the same play
+(:func:`check_positions`); and random-play fuzzing with the game's invariants
+(:func:`fuzz`).
 """
 
 from cardgym.testing.checks import (
@@ -48,8 +50,10 @@ from cardgym.testing.kit import (
     step_names,
 )
 from cardgym.testing.leaks import check_no_leaks
+from cardgym.testing.positions import check_positions
 
 __all__ = [
+    "check_positions",
     "ChoiceReport",
     "GameKit",
     "SeatOutcome",

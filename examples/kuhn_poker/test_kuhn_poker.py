@@ -73,6 +73,29 @@ def test_a_bad_scenario_and_a_bad_option_say_what_is_allowed() -> None:
         env(ante=3)
 
 
+def test_a_position_after_a_check_and_a_bet_reads_back_and_plays_on() -> None:
+    game = env()
+    game.reset(options={"scenario": {"cards": ["queen", "king"]}})
+    game.step(game.action_index("check"))
+    game.step(game.action_index("bet"))
+    written = game.position()
+    assert written == {"cards": ["queen", "king"], "moves": ["check", "bet"]}
+    again = env()
+    again.reset(options={"scenario": written})
+    assert again.game_state == game.game_state
+    assert again.agent_selection == "player_0"
+    assert [again.action_name(a) for a in again.legal_actions()] == ["call", "fold"]
+
+
+def test_a_scenario_move_that_is_not_legal_there_is_refused() -> None:
+    game = env()
+    with pytest.raises(ScenarioError, match=r"moves\[1\]: 'call' is not a legal move there; "
+                                            "legal: check, bet"):
+        game.reset(options={"scenario": {"cards": ["queen", "king"], "moves": ["check", "call"]}})
+    with pytest.raises(ScenarioError, match="finished game"):
+        game.reset(options={"scenario": {"cards": ["queen", "king"], "moves": ["bet", "fold"]}})
+
+
 def test_the_other_card_stays_hidden_until_the_showdown() -> None:
     game = env()
     game.reset(options={"scenario": {"cards": ["king", "jack"]}})

@@ -58,6 +58,11 @@ def test_clones_are_equal_and_share_nothing_mutable(kit: GameKit, num_players: i
     assert testing.check_clones(kit, num_players, games=2) > 0
 
 
+@pytest.mark.parametrize(("kit", "num_players"), CONFIGS, ids=IDS)
+def test_positions_read_back_to_the_same_state_and_play(kit: GameKit, num_players: int) -> None:
+    assert testing.check_positions(kit, num_players, games=2) > 0
+
+
 @pytest.mark.parametrize(("kit", "num_players", "options"), OPTION_CONFIGS, ids=OPTION_IDS)
 def test_no_leaks(kit: GameKit, num_players: int, options: dict) -> None:
     compared = testing.check_no_leaks(kit, num_players, games=20, options=options,

@@ -46,6 +46,7 @@ def make(
     discard: Sequence[int] = (),
     blind: Sequence[int] | None = None,
     marked: Sequence[Sequence[int]] | None = None,
+    eliminated: Sequence[int] = (),
     seed: int = 0,
     **options: Any,
 ) -> tuple[State, np.random.Generator]:
@@ -53,7 +54,8 @@ def make(
 
     ``deck`` is top first and must hold players - 1 kittens (base game). ``options``
     are ``Config`` fields other than ``num_players`` (taken from ``len(hands)``);
-    ``blind`` and ``marked`` are the Streaking Kittens scenario keys.
+    ``blind`` and ``marked`` are the Streaking Kittens scenario keys; ``eliminated``
+    the seats out (their kittens in ``discard``).
     """
     config = Config(num_players=len(hands), **options)
     scenario: dict[str, Any] = {
@@ -65,6 +67,8 @@ def make(
     }
     if attacked is not None:
         scenario["attacked"] = attacked
+    if eliminated:
+        scenario["eliminated"] = list(eliminated)
     if blind is not None:
         scenario["blind"] = list(blind)
     if marked is not None:

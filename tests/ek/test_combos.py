@@ -241,8 +241,9 @@ FIVE_HAND = [ATTACK, SKIP, FAVOR, NOPE, TACO, BEARD, DEFUSE]
 
 
 def test_five_different_takes_from_the_discard_pile() -> None:
-    state, rng = make([FIVE_HAND, [MELON], [POTATO]], DECK3, first=0,
-                      discard=[KITTEN, DEFUSE, RAINBOW])
+    # Seat 3 exploded: its kitten lies in the discard pile (docs/rules/exploding_kittens.md).
+    state, rng = make([FIVE_HAND, [MELON], [POTATO], []], DECK3, first=0,
+                      discard=[KITTEN, DEFUSE, RAINBOW], eliminated=[3])
     assert PlayFive() in moves(state)
     apply(state, PlayFive(), rng)
     assert (state.phase, state.to_act) == (CHOOSE_FIVE, 0)

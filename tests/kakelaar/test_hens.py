@@ -9,8 +9,8 @@ from kakelaar_env.cards import HEN, parse_card
 from kakelaar_env.state import BID, HEN_STAGE, TAKE_FIRST, TAKE_SECOND
 from tests.kakelaar.helpers import fields, hand, legal_names, make_env, names, pile, run_stage
 
-# Round 2 with the round-1 holder 2: seat 0 holds the tractor and bids first.
-HEN_GAME = {"round": 2, "tractor": 2, "deck_top": ["w3", "w2", "w1"],
+# Round 2: seat 0 holds the tractor and bids first.
+HEN_GAME = {"round": 2, "tractor": 0, "deck_top": ["w3", "w2", "w1"],
             "hands": [["hen", "c3", "c5", "c6", "c7"], ["c3", "c4", "c5", "c6", "c7"],
                       ["c3", "c4", "c5", "c6", "c7"]],
             "discards": [["c4", "w6", "w2"], [], []]}
@@ -77,7 +77,7 @@ def test_a_two_card_discard_pile_is_taken_back_whole() -> None:
 
 
 def test_a_player_with_only_hens_must_play_one() -> None:
-    game = make_env(3, {"round": 2, "tractor": 2, "deck_top": ["hen", "w2", "w1"],
+    game = make_env(3, {"round": 2, "tractor": 0, "deck_top": ["hen", "w2", "w1"],
                         "hands": [["hen", "c7"], ["c3", "c4"], ["c4", "c5"]],
                         "discards": [["w3", "w4", "c3"], [], []]})
     assert legal_names(game) == ["bid:chicken_7"]  # a mother hen can never be bid

@@ -120,7 +120,7 @@ def test_unseen_cards_and_draw_pile_are_counts_only() -> None:
 def test_two_player_tie_order_is_public_even_when_the_robot_holds_the_tractor(
     first_holder: int, round_: int, expected_seat0: list[int], expected_seat1: list[int]
 ) -> None:
-    game = make_env(2, {"tractor": first_holder, "round": round_})
+    game = make_env(2, {"circle": [first_holder, 1 - first_holder, 2], "round": round_})
     for seat, expected in ((0, expected_seat0), (1, expected_seat1)):
         ranks = fields(game, seat)["tie_rank"]
         assert [int(ranks[0]), int(ranks[1]), int(ranks[5])] == expected

@@ -212,7 +212,8 @@ def test_the_log_of_a_round_as_each_seat_saw_it() -> None:
 
 
 def test_the_log_of_hens_and_take_backs_and_the_end() -> None:
-    game = make_env(2, {"round": 9, "tractor": 0, "deck": ["w8", "w1", "w4"],
+    game = make_env(2, {"round": 9, "tractor": 2, "circle": [0, 1, 2],
+                        "deck": ["w8", "w1", "w4"],
                         "hands": [["c7", "hen"], ["c3", "hen"]],
                         "discards": [["w5", "w6", "c3"], ["w2"]], "robot_deck": ["c5"]})
     run_stage(game, {0: "c7", 1: "c3"})

@@ -27,7 +27,7 @@ def test_highest_bid_takes_position_one_and_so_on() -> None:
 
 
 def test_worms_bid_with_their_value_above_and_below_chickens() -> None:
-    game = make_env(3, {"round": 2, "tractor": 0, "hands": [["w8", "c3"], ["w1", "c7"], ["c4"]],
+    game = make_env(3, {"round": 2, "tractor": 1, "hands": [["w8", "c3"], ["w1", "c7"], ["c4"]],
                         "deck_top": ["w6", "w5", "w4"]})
     run_stage(game, {2: "c4", 0: "w8", 1: "w1"})  # round 2: seat 1 holds the tractor
     state = game.game_state
@@ -81,7 +81,8 @@ ROBOT_TIES = [
 def test_two_players_ties_with_the_robot(
     first: int, start: int, bids: list[str], robot: str, ranking: list[object]
 ) -> None:
-    game = make_env(2, {"tractor": first, "round": start, "deck_top": ["w8", "w5", "w2"],
+    game = make_env(2, {"circle": [first, 1 - first, 2], "round": start,
+                        "deck_top": ["w8", "w5", "w2"],
                         "robot_deck": [robot]})
     run_stage(game, dict(enumerate(bids)))
     state = game.game_state

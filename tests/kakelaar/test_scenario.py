@@ -27,9 +27,9 @@ def test_deck_top_robot_deck_hands_and_tractor_are_placed() -> None:
 
 def test_whole_deck_and_later_round() -> None:
     deck = ["w1", "w2", "w3", "w4", "w5", "w6"]  # rounds 8 and 9, three per round
-    game = make_env(3, {"round": 8, "tractor": 0, "deck": deck})
+    game = make_env(3, {"round": 8, "tractor": 1, "deck": deck})
     state = game.game_state
-    assert state.round == 8 and state.circle[state.tractor] == 1  # moved 7 seats: 7 % 3
+    assert state.round == 8 and state.circle[state.tractor] == 1  # the holder in round 8
     assert state.row == [parse_card(c) for c in deck[:3]]
     assert state.deck == [parse_card(c) for c in reversed(deck[3:])]
     assert len(state.removed) == 45 - 6
@@ -91,3 +91,48 @@ def test_too_few_cards_left_for_the_draw_pile() -> None:
 def test_numpy_seat_and_round_values_are_accepted() -> None:
     game = make_env(3, {"tractor": np.int64(2), "round": np.int64(2)})
     assert game.game_state.round == 2
+
+
+def test_with_a_row_the_deck_is_the_pile_beneath_it() -> None:
+    deck = ["w1", "w2", "w3"]  # round 9's row comes from it: round 8's is given
+    game = make_env(3, {"round": 8, "tractor": 0, "row": ["w8", "w7", "w6"], "deck": deck})
+    state = game.game_state
+    assert state.row == [parse_card(c) for c in ("w8", "w7", "w6")]
+    assert state.deck == [parse_card(c) for c in reversed(deck)]
+    with pytest.raises(ScenarioError, match="beneath the row of round 8 holds 3 cards"):
+        make_env(3, {"round": 8, "row": ["w8", "w7", "w6"], "deck": deck * 2})
+
+
+def test_after_the_bids_the_deck_holds_the_rows_to_come() -> None:
+    deck = ["w1", "w2", "w3"]
+    game = make_env(3, {"round": 8, "phase": "hen", "tractor": 0, "deck": deck,
+                        "hands": [["hen", "c3"], ["c4"], ["c5"]]})
+    state = game.game_state
+    assert state.row == [] and state.deck == [parse_card(c) for c in reversed(deck)]
+    with pytest.raises(ScenarioError, match="after round 8's row holds 3 cards"):
+        make_env(3, {"round": 8, "phase": "hen", "deck": deck * 2,
+                     "hands": [["hen", "c3"], ["c4"], ["c5"]]})
+
+
+def test_a_scenario_naming_every_card_draws_nothing() -> None:
+    """With ``deck`` and ``removed`` every worm and hen is placed: nothing is dealt."""
+    deck = ["w1", "w2", "w3", "w4", "w5"]  # round 9 at five players: the row only
+    removed = [c for c, count in zip(["w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"],
+                                     (5, 5, 5, 5, 4, 4, 4, 4), strict=True)
+               for _ in range(count)] + ["hen"] * 9
+    for card in deck:
+        removed.remove(card)
+    scenario = {"round": 9, "tractor": 3, "deck": deck, "removed": removed}
+    game = env(num_players=5)
+    game.reset(seed=0, options={"scenario": scenario})
+    first = game.game_state
+    game.reset(seed=1, options={"scenario": scenario})
+    assert game.game_state == first and first.removed == [parse_card(c) for c in removed]
+
+
+def test_a_round_one_scenario_keeps_its_meaning() -> None:
+    """``tractor`` names the holder in the scenario's round: for round 1, the first
+    holder, as before."""
+    for num_players in (2, 3):
+        state = make_env(num_players, {"tractor": 1}).game_state
+        assert state.circle[state.tractor] == 1 and state.current == 1

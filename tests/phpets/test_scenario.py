@@ -63,6 +63,26 @@ def test_deck_top_fixes_the_top_and_deals_the_rest_at_random() -> None:
     assert len(piles) > 1  # the cards below the given top are shuffled
 
 
+def test_a_whole_deck_deals_the_places_left_out_from_the_cards_left() -> None:
+    """With ``deck`` (the whole pile) the hands and set-aside cards left out are dealt
+    from the five cards the pile does not hold."""
+    state, _ = new(2, {"deck": FULL_DECK_2P, "first_player": 0})
+    assert deck_top_first(state) == FULL_DECK_2P[1:]
+    unnamed = sorted([KING, ROBOVAC, HERMIT, NOT_A_PET, JUGGLER])
+    held = [*values(state.hands[0][:1]), *values(state.hands[1]), aside_value(state),
+            *values(state.face_up)]
+    assert sorted(held) == unnamed
+
+
+def test_a_short_deck_is_the_whole_pile_once_every_card_has_a_place() -> None:
+    """A scenario may give a pile shorter than a new round's: the rows hold the rest."""
+    state, _ = new(2, {"hands": [KING, ROBOVAC], "set_aside": HERMIT,
+                       "face_up": [NOT_A_PET, JUGGLER], "deck": [SNAKE, BOWL],
+                       "rows": [FULL_DECK_2P[2:9], FULL_DECK_2P[9:]], "first_player": 1})
+    assert hand(state, 1) == [ROBOVAC, SNAKE] and deck_top_first(state) == [BOWL]
+    assert values(state.rows[0]) == FULL_DECK_2P[2:9]
+
+
 def test_tokens_scenario_key() -> None:
     state, _ = new(4, {"tokens": [1, 0, 1, 1]})
     assert state.tokens == [1, 0, 1, 1]
@@ -95,9 +115,12 @@ BAD: list[tuple[str, int, dict[str, Any], str]] = [
     ("tokens wrong length", 3, {"tokens": [1, 1]}, "tokens must list 3 counts"),
     ("tokens negative", 2, {"tokens": [-1, 0]}, "tokens must list 2 counts"),
     ("tokens not a list", 2, {"tokens": 2}, "tokens must list 2 counts"),
-    ("partial deck", 2, {"hands": [KING, BOWL], "set_aside": BOWL, "face_up": [BOWL, BOWL],
-                         "deck": [SNAKE]}, "whole draw pile \\(16 cards with 2 players\\)"),
-    ("deck without hands", 2, {"deck": FULL_DECK_2P}, "needs 'hands', 'set_aside'"),
+    ("cards left without a place", 2, {"hands": [KING, BOWL], "set_aside": BOWL,
+                                       "face_up": [BOWL, BOWL], "deck": [SNAKE]},
+     "'deck' is the whole draw pile, so every card needs a place: the scenario names 6 of "
+     "the 21 cards and leaves 0 places"),
+    ("too few cards for the places left", 2, {"deck": FULL_DECK_2P + [KING]},
+     "'deck' is the whole draw pile, so every card needs a place"),
     ("deck and deck_top", 2, {"deck": FULL_DECK_2P, "deck_top": [BOWL]}, "not both"),
     ("face_up with three players", 3, {"face_up": [BOWL, BOWL]}, "face_up must hold 0 cards"),
     ("one face_up card", 2, {"face_up": [BOWL]}, "face_up must hold 2 cards"),

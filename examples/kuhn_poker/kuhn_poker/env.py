@@ -28,8 +28,9 @@ Arguments of ``env()`` / ``raw_env()``:
 Rewards: at the end of the hand, the chips won (+) or lost (-): the ante after a
 fold, the ante plus one after a called bet, the ante after two checks.
 
-A scenario starts from given cards: ``reset(options={"scenario": {"cards": ["king",
-"jack"]}})``.
+A scenario starts from given cards and, optionally, the moves made so far:
+``reset(options={"scenario": {"cards": ["king", "jack"], "moves": ["check"]}})``;
+``env.position()`` writes the current hand in that form.
 
 Observation (flat float32; ``observation_spec.unpack`` names the fields):
 

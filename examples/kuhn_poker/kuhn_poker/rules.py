@@ -91,16 +91,42 @@ class State(SlotState):
 def new_game(config: Config, rng: np.random.Generator,
              scenario: Mapping[str, Any] | None = None) -> State:
     """A new hand, dealt from ``rng``, or set up as ``scenario`` says:
-    ``{"cards": [card of seat 0, card of seat 1]}`` by name or number."""
+    ``{"cards": [card of seat 0, card of seat 1], "moves": ["check", "bet"]}``, cards
+    by name or number, and the moves made so far (default none), each checked."""
     if scenario:
-        return State(config, _scenario_cards(scenario))
+        return _from_scenario(config, scenario)
     return State(config, [int(card) for card in rng.permutation(NUM_CARDS)])
 
 
-def _scenario_cards(scenario: Mapping[str, Any]) -> list[int]:
-    if not isinstance(scenario, Mapping) or set(scenario) != {"cards"}:
-        raise ScenarioError(f"a Kuhn poker scenario is {{'cards': [card, card]}}, got {scenario!r}")
-    given = scenario["cards"]
+SCENARIO_KEYS: Final = ("cards", "moves")
+
+
+def position(state: State) -> dict[str, Any]:
+    """The hand as a scenario: the two cards and the moves so far."""
+    return {"cards": [CARD_NAMES[card] for card in state.cards[:2]],
+            "moves": [MOVE_NAMES[move] for move in state.moves]}
+
+
+def _from_scenario(config: Config, scenario: Mapping[str, Any]) -> State:
+    if not isinstance(scenario, Mapping) or "cards" not in scenario or not set(scenario) <= set(
+            SCENARIO_KEYS):
+        raise ScenarioError(f"a Kuhn poker scenario is {{'cards': [card, card], 'moves': "
+                            f"[move, ...]}} ('moves' optional), got {scenario!r}")
+    state = State(config, _scenario_cards(scenario["cards"]))
+    moves = scenario.get("moves", [])
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, list):
+        raise ScenarioError(f"moves must be a list of {', '.join(MOVE_NAMES)}, got {moves!r}")
+    for number, name in enumerate(moves):
+        move = MOVE_NAMES.index(name) if name in MOVE_NAMES else None
+        if move is None or not legal_mask(state) >> move & 1:
+            legal = [MOVE_NAMES[m] for m in range(len(MOVE_NAMES)) if legal_mask(state) >> m & 1]
+            raise ScenarioError(f"moves[{number}]: {name!r} is not a legal move there; legal: "
+                                f"{', '.join(legal) or 'none, the hand is over'}")
+        apply_move(state, move)
+    return state
+
+
+def _scenario_cards(given: Any) -> list[int]:
     names = {name: index for index, name in enumerate(CARD_NAMES)}
     try:
         cards = [names[card] if isinstance(card, str) else int(card) for card in given]
