@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from agents.evaluate.seating import game_seed, seat_rng
@@ -31,6 +32,7 @@ from agents.options import check_options, make_env
 from agents.outcomes import winners
 from agents.policy import Policy, decide
 from agents.specs import make_policy
+from cardgym.records import Recorder
 from cardgym.registration import Game, find_game, short_name
 
 __all__ = ["QUIT_WORDS", "choose_action", "legal_lines", "opponent_count_rule",
@@ -116,7 +118,8 @@ def _say(output: TextIO, text: str = "") -> None:
 
 def play(game: Game | str, num_players: int, seat: int, opponent_specs: Sequence[str | Policy],
          seed: int, options: Mapping[str, Any] | None = None, input_stream: TextIO | None = None,
-         output: TextIO | None = None) -> int:
+         output: TextIO | None = None, scenario: Mapping[str, Any] | None = None,
+         record: str | Path | None = None) -> int:
     """Play one game in the terminal: you at ``seat``, bots at the other seats.
 
     Args:
@@ -129,6 +132,9 @@ def play(game: Game | str, num_players: int, seat: int, opponent_specs: Sequence
         options: rule options of the game.
         input_stream: where your answers come from (default ``sys.stdin``).
         output: where the table and prompts go (default ``sys.stdout``).
+        scenario: a position to start from (a scenario, or ``env.position()``).
+        record: a file to write the game's record to (:mod:`cardgym.records`) once
+            the game is over.
 
     Returns:
         0 when the game was played to its end, 1 when it stopped early (``quit`` or
@@ -149,12 +155,17 @@ def play(game: Game | str, num_players: int, seat: int, opponent_specs: Sequence
         for s, spec in bot_specs.items()
     }
     env = make_env(entry, num_players, rule_options)
-    env.reset(seed=game_seed(seed, 0))
+    env.reset(seed=game_seed(seed, 0),
+              options=None if scenario is None else {"scenario": dict(scenario)})
     rngs = {s: seat_rng(seed, 0, s) for s in bots}
     me = env.possible_agents[seat]
 
     def label(spec: Any) -> str:
         return spec if isinstance(spec, str) else str(getattr(spec, "name", None) or spec)
+
+    recorder = Recorder(env, game_seed(seed, 0), scenario,
+                        [label(bot_specs[s]) if s in bot_specs else "human"
+                         for s in range(num_players)])
 
     _say(output, f"{short_name(entry.env_id)}, {num_players} players, seed {seed}. "
                  f"You are {me} (seat {seat}).")
@@ -173,6 +184,7 @@ def play(game: Game | str, num_players: int, seat: int, opponent_specs: Sequence
         acting = seat_of[agent]
         if acting != seat:
             action = decide(bots[acting], env, agent, observation, rngs[acting])
+            recorder.step(action)
             env.step(action)
             continue
         legal = env.legal_actions()
@@ -202,6 +214,7 @@ def play(game: Game | str, num_players: int, seat: int, opponent_specs: Sequence
             if chosen is None:
                 _say(output, problem)
         _say(output, f"You play {env.action_name(chosen)}.")
+        recorder.step(chosen)
         env.step(chosen)
     won = winners(entry, env)
     _say(output)
@@ -212,4 +225,6 @@ def play(game: Game | str, num_players: int, seat: int, opponent_specs: Sequence
     _say(output, f"Winners: {names or 'nobody'}.")
     verdict = "You win" if seat in won else "You lose"
     _say(output, f"{verdict}; your reward: {returns[me]:+g}.")
+    if record is not None:
+        _say(output, f"Record written to {recorder.record().save(record)}.")
     return 0

@@ -40,10 +40,12 @@ README's tables (this arena and ``throughput.csv``) between their markers.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
@@ -178,7 +180,8 @@ def _setting_result(game: Game, num_players: int, labels: list[str],
 def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[AgentSpec],
               games: int, seed: int = 0, workers: int = 2, match_length: int = 1,
               options: Mapping[str, Any] | None = None,
-              show_progress: bool = False) -> list[SettingResult]:
+              show_progress: bool = False,
+              record_dir: str | None = None) -> list[SettingResult]:
     """Play the arena at every (game, player count) of ``settings`` on one process pool.
 
     Args:
@@ -193,6 +196,8 @@ def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[Agent
         options: rule options, applied to every game (usually left empty).
         show_progress: draw a progress bar with the time left on stderr (only when
             it is a terminal).
+        record_dir: a folder to write every game's record into, one subfolder per
+            pairing (:func:`pairing_folder`).
 
     Raises:
         ValueError: fewer than two agents, repeated labels, a bad size or match
@@ -217,10 +222,12 @@ def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[Agent
         pairs = pairings(labels, count)
         plan.append((entry, count, pairs, length))
         for first, second in pairs:
+            folder = None if record_dir is None else str(
+                pairing_folder(record_dir, entry, count, labels[first], labels[second]))
             requests.append(EvalRequest(
                 entry, count, [agents[first], agents[second]], games,
                 pairing_seed(seed, entry, count, labels[first], labels[second]),
-                options, length))
+                options, length, folder))
     with Progress(games * len(requests), "arena", "game", enabled=show_progress) as bar:
         results = evaluate_many(requests, workers, bar.update)
     out = []
@@ -230,6 +237,16 @@ def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[Agent
         position += len(pairs)
         out.append(_setting_result(entry, count, labels, pairs, chunk, games, length, seed))
     return out
+
+
+def pairing_folder(record_dir: str, game: Game, num_players: int, first: str,
+                   second: str) -> Path:
+    """The folder of one pairing's records: ``GAME-Np/FIRST-vs-SECOND`` under
+    ``record_dir``, the labels made safe as file names."""
+    def safe(label: str) -> str:
+        return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", label).strip("_") or "agent"
+
+    return Path(record_dir) / f"{game.name}-{num_players}p" / f"{safe(first)}-vs-{safe(second)}"
 
 
 def arena(game: Game | str, num_players: int, agents: Sequence[AgentSpec], games: int,
@@ -266,6 +283,9 @@ class ArenaArgs:
         "help": "directory to write arena.md, arena.csv and arena_ratings.csv to"})
     update_cards: bool = field(default=False, metadata={
         "help": "write the baseline's results into each shipped model card"})
+    record: str | None = field(default=None, metadata={
+        "help": "directory to write a game record of every game into (one folder per "
+                "setting and pairing); cardgym replay plays one back"})
     write_readme: bool = field(default=False, metadata={
         "help": "rewrite README.md's tables from the results in --output (default "
                 "benchmarks/results)"})
@@ -307,6 +327,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=help_of("workers"))
     parser.add_argument("--output", default=None, metavar="DIR", help=help_of("output"))
     parser.add_argument("--update-cards", action="store_true", help=help_of("update_cards"))
+    parser.add_argument("--record", default=None, metavar="DIR", help=help_of("record"))
     add_progress_argument(parser)
     parser.add_argument("--write-readme", action="store_true", help=help_of("write_readme"))
     add_trust_argument(parser)
@@ -318,7 +339,8 @@ def args_from_namespace(namespace: argparse.Namespace) -> ArenaArgs:
                      agents=tuple(agents), games=namespace.games,
                      match_length=namespace.match_length, seed=namespace.seed,
                      workers=namespace.workers, output=namespace.output,
-                     update_cards=namespace.update_cards, write_readme=namespace.write_readme)
+                     update_cards=namespace.update_cards, write_readme=namespace.write_readme,
+                     record=namespace.record)
 
 
 def command_line(args: ArenaArgs) -> str:
@@ -345,13 +367,16 @@ def run(namespace: argparse.Namespace, out: TextIO) -> int:
     try:
         results = run_arena(settings, args.agents, args.games, args.seed, args.workers,
                             args.match_length,
-                            show_progress=not getattr(namespace, "no_progress", False))
+                            show_progress=not getattr(namespace, "no_progress", False),
+                            record_dir=args.record)
     except ImportError as error:
         raise UsageError(f"an agent is not available: {error}") from None
     except ValueError as error:  # AgentSpecError, ModelError, a bad size
         raise UsageError(str(error)) from None
     print(format_markdown(results), file=out)
     command = command_line(args)
+    if args.record is not None:
+        print(f"wrote the game records under {args.record}", file=out)
     if args.output is not None:
         for path in write_results(results, args.output):
             print(f"wrote {path}", file=out)

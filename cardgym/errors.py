@@ -18,6 +18,11 @@ class ScenarioError(CardgymError, ValueError):
     """A malformed scenario passed to ``reset(options={"scenario": ...})``."""
 
 
+class DocumentError(CardgymError, ValueError):
+    """A position or game-record file that cannot be read, or a record that no
+    longer replays (:mod:`cardgym.positions`, :mod:`cardgym.records`)."""
+
+
 class OptionError(CardgymError, ValueError):
     """An unknown rule option or an option value outside the allowed set."""
 

@@ -8,7 +8,8 @@ Usage::
     cardgym bench --seconds 2 --rounds 3 --output benchmarks/results
     cardgym arena --games 400 --output benchmarks/results --update-cards --write-readme
     cardgym eval exploding_kittens --players 4 --agents heuristic random --games 200
-    cardgym play karel_kakelaar --players 3 --seat 0 --opponents heuristic
+    cardgym play karel_kakelaar --players 3 --seat 0 --opponents heuristic --record game.json
+    cardgym replay game.json --seat 0    # step through it: n, p, a move number, q
     cardgym convert-model runs/old/model.zip --trust-pickle   # write model.safetensors
     cardgym docs exploding_kittens       # the env's documentation page
     python -m cardgym_cli --help
@@ -93,6 +94,9 @@ def _configure_eval(parser: argparse.ArgumentParser) -> None:
     add_progress_argument(parser)
     add_option_argument(parser)
     add_trust_argument(parser)
+    parser.add_argument("--record", default=None, metavar="DIR",
+                        help="write a game record of every game into DIR (game-NNNNN.json); "
+                             "cardgym replay plays one back")
 
 
 def _run_eval(args: argparse.Namespace, out: TextIO) -> int:
@@ -108,8 +112,12 @@ def _run_eval(args: argparse.Namespace, out: TextIO) -> int:
           f"{args.workers} worker(s) ...", file=sys.stderr)
     with Progress(args.games, "eval", "game", enabled=not args.no_progress) as bar:
         result = evaluate(game, count, args.agents, games=args.games, seed=args.seed,
-                          workers=args.workers, options=options, progress=bar.update)
+                          workers=args.workers, options=options, progress=bar.update,
+                          record_dir=args.record)
     print(format_eval(result), file=out)
+    if args.record is not None:
+        print(f"wrote {args.games * result.match_length} game records to {args.record}",
+              file=out)
     return 0
 
 
@@ -128,6 +136,13 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
                              "or ismcts[:KEY=VALUE,...]")
     parser.add_argument("--seed", type=non_negative_int, default=None,
                         help="seed of the deal and the bots; default a fresh one, printed")
+    parser.add_argument("--record", default=None, metavar="FILE",
+                        help="write the game's record to FILE (JSON) once it is over; "
+                             "cardgym replay FILE plays it back")
+    parser.add_argument("--position", default=None, metavar="FILE",
+                        help="start from the position in FILE (a position file, as "
+                             "cardgym replay's 'position' command or env.position() writes); "
+                             "its game, players and options replace GAME and --option")
     add_option_argument(parser)
     add_trust_argument(parser)
 
@@ -135,9 +150,13 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
 def _run_play(args: argparse.Namespace, out: TextIO) -> int:
     from agents.play import opponent_count_rule, play
 
-    default = (len(args.opponents) + 1 if len(args.opponents) > 1
-               else min(find_game(args.game).player_counts))
-    game, count, options = checked_table(args, args.players, default)
+    scenario = None
+    if args.position is not None:
+        game, count, options, scenario = _position_table(args)
+    else:
+        default = (len(args.opponents) + 1 if len(args.opponents) > 1
+                   else min(find_game(args.game).player_counts))
+        game, count, options = checked_table(args, args.players, default)
     if args.seat >= count:
         raise UsageError(f"--seat: {args.seat} is out of range; seats are 0..{count - 1}")
     if len(args.opponents) not in (1, count - 1):
@@ -149,7 +168,95 @@ def _run_play(args: argparse.Namespace, out: TextIO) -> int:
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     return play(game, count, args.seat, args.opponents, seed=seed, options=options,
-                input_stream=sys.stdin, output=out)
+                input_stream=sys.stdin, output=out, scenario=scenario, record=args.record)
+
+
+def _position_table(args: argparse.Namespace) -> tuple[Any, int, dict[str, Any], Any]:
+    """The game, table size, options and scenario of ``--position``'s file.
+
+    Raises:
+        UsageError: the file does not read, is of another game, or ``--players`` or
+            ``--option`` disagree with it.
+    """
+    from cardgym.documents import check_header, read_document
+    from cardgym.errors import DocumentError
+    from cardgym.positions import FORMAT, FORMAT_VERSION
+
+    try:
+        document = read_document(args.position, "position")
+        game, count, options = check_header(document, FORMAT, FORMAT_VERSION)
+    except DocumentError as error:
+        raise UsageError(f"--position: {error}") from None
+    if game is not find_game(args.game):
+        raise UsageError(f"--position: the file is a position of {short_name(game.env_id)}, "
+                         f"not {short_name(find_game(args.game).env_id)}")
+    if args.players not in (None, count):
+        raise UsageError(f"--position: the position has {count} players; leave --players out")
+    if getattr(args, "option", None):
+        raise UsageError("--position: the position file sets the rule options; leave "
+                         "--option out")
+    if "scenario" not in document:
+        raise UsageError("--position: the file has no 'scenario'")
+    return game, count, options, document["scenario"]
+
+
+# -------------------------------------------------------------------- replay
+
+
+def _configure_replay(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", metavar="FILE",
+                        help="a game record (JSON), as cardgym play --record, eval --record "
+                             "and arena --record write")
+    parser.add_argument("--seat", type=non_negative_int, default=None, metavar="K",
+                        help="view from seat K (what its observation is built from); "
+                             "default the full table")
+    parser.add_argument("--step", type=non_negative_int, default=0, metavar="N",
+                        help="start at the position after N moves (default 0, the start)")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--print", action="store_true",
+                       help="print the position after --step moves and stop")
+    shown.add_argument("--all", action="store_true",
+                       help="print every position from --step to the end and stop")
+    shown.add_argument("--position-out", default=None, metavar="OUT",
+                       help="write the position after --step moves as a position file "
+                            "(cardgym play --position OUT starts from it) and stop")
+    shown.add_argument("--check", action="store_true",
+                       help="only check that the record replays to its result")
+
+
+def _run_replay(args: argparse.Namespace, out: TextIO) -> int:
+    from cardgym.documents import write_document
+    from cardgym.errors import DocumentError
+    from cardgym.records import replay
+    from cardgym.replay import frame, position_document, run
+
+    try:
+        replayed = replay(args.record)
+    except DocumentError as error:
+        print(f"cardgym replay: {args.record}: {error}", file=sys.stderr)
+        return 1
+    total, players = len(replayed), replayed.record.num_players
+    if args.step > total:
+        raise UsageError(f"--step: the record has {total} moves; give 0..{total}")
+    if args.seat is not None and args.seat >= players:
+        raise UsageError(f"--seat: seats are 0..{players - 1}")
+    if args.check:
+        print(f"{args.record}: {replayed.game.env_id}, {players} players, {total} moves; "
+              f"replays to its result (winners {list(replayed.record.winners)})", file=out)
+        return 0
+    if args.position_out is not None:
+        if replayed.game.is_over(replayed.states[args.step]):
+            raise UsageError("--position-out: the game is over after that move; give an "
+                             "earlier --step")
+        path = write_document(position_document(replayed, args.step), args.position_out)
+        print(f"wrote {path}", file=out)
+        return 0
+    if args.print or args.all:
+        last = total if args.all else args.step
+        print("\n\n".join(frame(replayed, step, args.seat)
+                           for step in range(args.step, last + 1)), file=out)
+        return 0
+    return run(replayed, sys.stdin, out, args.seat, args.step)
 
 
 # ---------------------------------------------------------------------- docs
@@ -293,6 +400,18 @@ COMMANDS: tuple[Command, ...] = (
         "name; 'help' lists the choices, 'quit' ends the game.",
         _configure_play,
         _run_play,
+    ),
+    Command(
+        "replay",
+        "step through a game record, from any seat's view or the full table",
+        "Replay a game record (JSON) in the terminal: the table after each move, from one "
+        "seat's view or the full table, with what happened as that seat saw it. Commands: "
+        "Enter or n (next), p (previous), a move number, end, seat K, table, position (print "
+        "the position as JSON), q. --print, --all, --position-out and --check run without "
+        "questions. A record that no longer replays (another env version, an illegal move) "
+        "ends with status 1 and says where it breaks.",
+        _configure_replay,
+        _run_replay,
     ),
 )
 

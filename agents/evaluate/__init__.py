@@ -17,7 +17,7 @@
 """
 
 from agents.evaluate.report import format_eval
-from agents.evaluate.results import AgentResult, EvalResult, GameRecord
+from agents.evaluate.results import AgentResult, EvalResult, GameOutcome
 from agents.evaluate.run import EvalRequest, evaluate, evaluate_many
 from agents.evaluate.seating import (
     ENV_KEY,
@@ -30,6 +30,6 @@ from agents.evaluate.seating import (
     seating,
 )
 
-__all__ = ["ENV_KEY", "AgentResult", "AgentSpec", "EvalRequest", "EvalResult", "GameRecord",
+__all__ = ["ENV_KEY", "AgentResult", "AgentSpec", "EvalRequest", "EvalResult", "GameOutcome",
            "agent_count_rule", "agent_label", "evaluate", "evaluate_many", "format_eval",
            "game_seed", "match_game_seed", "seat_rng", "seating"]

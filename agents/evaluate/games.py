@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.evaluate.results import GameRecord
+from agents.evaluate.results import GameOutcome
 from agents.evaluate.seating import (
     AgentSpec,
     match_game_seed,
@@ -33,9 +34,10 @@ from agents.options import make_env
 from agents.outcomes import RoundTally, winners
 from agents.policy import Policy, decide
 from agents.specs import make_policy
+from cardgym.records import Recorder
 from cardgym.registration import Game, find_game
 
-__all__ = ["Batch", "build_policies", "play_games"]
+__all__ = ["Batch", "build_policies", "play_games", "record_path"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,9 @@ class Batch:
         options: the rule options, already checked.
         indices: the numbers of the games to play.
         match_length: games per best-of-N match.
+        record_dir: where to write a game record (:mod:`cardgym.records`) of every
+            game played, or ``None``.
+        labels: the agents' labels, as the records name the players.
     """
 
     env_id: str
@@ -59,6 +64,8 @@ class Batch:
     options: dict[str, Any]
     indices: Sequence[int]
     match_length: int
+    record_dir: str | None = None
+    labels: Sequence[str] = ()
 
 
 def build_policies(specs: Sequence[AgentSpec], game: Game, num_players: int,
@@ -68,7 +75,7 @@ def build_policies(specs: Sequence[AgentSpec], game: Game, num_players: int,
             for spec in specs]
 
 
-def play_games(batch: Batch) -> list[GameRecord]:
+def play_games(batch: Batch) -> list[GameOutcome]:
     """Play the games (or matches) of ``batch``; one record each, in its order."""
     game = find_game(batch.env_id)
     policies = build_policies(batch.specs, game, batch.num_players, batch.options)
@@ -83,16 +90,22 @@ def play_games(batch: Batch) -> list[GameRecord]:
 
 
 def _play_match(env: Any, game: Game, batch: Batch, g: int, agents: tuple[int, ...],
-                seat_policy: Sequence[Policy]) -> GameRecord:
+                seat_policy: Sequence[Policy]) -> GameOutcome:
     """Game (or match) ``g`` of the run, the agents seated as ``agents`` says."""
     num_players, match_length = batch.num_players, batch.match_length
     rngs = [seat_rng(batch.seed, g, seat) for seat in range(num_players)]
     moves = [0] * num_players
     game_wins = [0] * num_players
     for k in range(match_length):
-        env.reset(seed=match_game_seed(batch.seed, g, k))
+        seed = match_game_seed(batch.seed, g, k)
+        env.reset(seed=seed)
         tally = RoundTally(game, env)
-        _play_game(env, seat_policy, rngs, moves, tally)
+        folder = batch.record_dir
+        recorder = None if folder is None else Recorder(
+            env, seed, players=[batch.labels[spec] for spec in _spec_at_seats(batch, agents)])
+        _play_game(env, seat_policy, rngs, moves, tally, recorder)
+        if recorder is not None and folder is not None:
+            recorder.record().save(record_path(folder, g, k, match_length))
         game_winners = winners(game, env)
         for seat in game_winners:
             game_wins[seat] += 1
@@ -103,14 +116,27 @@ def _play_match(env: Any, game: Game, batch: Batch, g: int, agents: tuple[int, .
         best = max(game_wins)
         match_winners = tuple(s for s in range(num_players) if game_wins[s] == best and best)
         rounds, round_wins = match_length, tuple(game_wins)
-    return GameRecord(index=g, agents=agents, winners=match_winners, steps=sum(moves),
+    return GameOutcome(index=g, agents=agents, winners=match_winners, steps=sum(moves),
                       moves=tuple(moves), rounds=rounds, round_wins=round_wins)
 
 
+def record_path(record_dir: str, g: int, k: int, match_length: int) -> Path:
+    """Where the record of game ``k`` of match ``g`` goes: ``game-00012.json``, or
+    ``game-00012-2.json`` for the third game of a best-of-N match."""
+    suffix = f"-{k}" if match_length > 1 else ""
+    return Path(record_dir) / f"game-{g:05d}{suffix}.json"
+
+
+def _spec_at_seats(batch: Batch, agents: Sequence[int]) -> list[int]:
+    """The spec index (into ``batch.specs``) at each seat."""
+    spec_of_agent = spec_indices(batch.specs, batch.num_players)
+    return [spec_of_agent[agent] for agent in agents]
+
+
 def _play_game(env: Any, seat_policy: Sequence[Policy], rngs: Sequence[np.random.Generator],
-               moves: list[int], tally: RoundTally) -> None:
+               moves: list[int], tally: RoundTally, recorder: Recorder | None = None) -> None:
     """Play the game just dealt in ``env`` to its end, counting each seat's ``moves``
-    and the rounds in ``tally``."""
+    and the rounds in ``tally`` (and noting each move in ``recorder``)."""
     seat_of = env.agent_name_mapping
     for agent in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
@@ -118,6 +144,9 @@ def _play_game(env: Any, seat_policy: Sequence[Policy], rngs: Sequence[np.random
             env.step(None)
             continue
         seat = seat_of[agent]
-        env.step(decide(seat_policy[seat], env, agent, observation, rngs[seat]))
+        action = decide(seat_policy[seat], env, agent, observation, rngs[seat])
+        if recorder is not None:
+            recorder.step(action)
+        env.step(action)
         moves[seat] += 1
         tally.update(env)

@@ -18,11 +18,11 @@ from typing import Any
 from agents.outcomes import wilson_interval
 from cardgym.registration import Game
 
-__all__ = ["AgentResult", "EvalResult", "GameRecord", "summarise"]
+__all__ = ["AgentResult", "EvalResult", "GameOutcome", "summarise"]
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class GameOutcome:
     """One finished game.
 
     Attributes:
@@ -120,7 +120,7 @@ class EvalResult:
     steps: int
     rounds: int
     options: dict[str, Any] = field(default_factory=dict)
-    records: list[GameRecord] = field(default_factory=list)
+    records: list[GameOutcome] = field(default_factory=list)
     seconds: float = 0.0
     match_length: int = 1
 
@@ -136,7 +136,7 @@ class EvalResult:
 
 def summarise(game: Game, num_players: int, labels: Sequence[str],
               spec_of_agent: Sequence[int], seed: int, options: dict[str, Any],
-              records: list[GameRecord], seconds: float, match_length: int = 1) -> EvalResult:
+              records: list[GameOutcome], seconds: float, match_length: int = 1) -> EvalResult:
     """Count the games of one run.
 
     Args:

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from agents.evaluate.games import Batch, build_policies, play_games
 from agents.evaluate.pool import chunks, run_in_processes
-from agents.evaluate.results import EvalResult, GameRecord, summarise
+from agents.evaluate.results import EvalResult, GameOutcome, summarise
 from agents.evaluate.seating import AgentSpec, agent_label, spec_indices
 from agents.options import check_options
 from agents.outcomes import has_rounds
@@ -33,6 +33,7 @@ class EvalRequest:
     seed: int = 0
     options: Mapping[str, Any] | None = None
     match_length: int = 1
+    record_dir: str | None = None
 
 
 class _Checked(NamedTuple):
@@ -48,7 +49,8 @@ class _Checked(NamedTuple):
 def evaluate(game: Game | str, num_players: int, agent_specs: Sequence[AgentSpec],
              games: int, seed: int = 0, workers: int = 2,
              options: Mapping[str, Any] | None = None, match_length: int = 1,
-             progress: Callable[[int], None] | None = None) -> EvalResult:
+             progress: Callable[[int], None] | None = None,
+             record_dir: str | None = None) -> EvalResult:
     """Play ``games`` seeded games and count who won.
 
     Args:
@@ -65,13 +67,17 @@ def evaluate(game: Game | str, num_players: int, agent_specs: Sequence[AgentSpec
         match_length: games per best-of-N match (games without rounds only).
         progress: called with the number of games just finished, as batches finish
             (a progress bar's ``update``).
+        record_dir: a folder to write a game record (:mod:`cardgym.records`) of
+            every game into, ``game-NNNNN.json`` by game number (with ``-K`` for game
+            K of a best-of-N match); ``cardgym replay`` plays one back.
 
     Raises:
         ValueError: a bad size, seat count, agent count or match length;
             ``OptionsError`` for bad options and ``AgentSpecError`` for unknown agents
             (both ``ValueError``).
     """
-    request = EvalRequest(game, num_players, agent_specs, games, seed, options, match_length)
+    request = EvalRequest(game, num_players, agent_specs, games, seed, options, match_length,
+                          record_dir)
     return evaluate_many([request], workers, progress)[0]
 
 
@@ -90,7 +96,7 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
     checked = [_check(request) for request in requests]
     start = time.perf_counter()
     batches, owner = _batches(requests, checked, workers)
-    records: list[list[GameRecord]] = [[] for _ in requests]
+    records: list[list[GameOutcome]] = [[] for _ in requests]
     for number, batch, found in zip(owner, batches,
                                     run_in_processes(play_games, batches, workers), strict=True):
         records[number].extend(found)
@@ -117,7 +123,8 @@ def _batches(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
     for number, (request, table) in enumerate(zip(requests, checked, strict=True)):
         for chunk in chunks(request.games, pieces):
             batches.append(Batch(table.game.env_id, request.num_players, table.specs,
-                                 request.seed, table.options, chunk, request.match_length))
+                                 request.seed, table.options, chunk, request.match_length,
+                                 request.record_dir, [agent_label(s) for s in table.specs]))
             owner.append(number)
     return batches, owner
 

@@ -1,0 +1,72 @@
+"""Positions: any point of any game as JSON, and an env set up from one.
+
+A *position* is a scenario (the mapping ``reset(options={"scenario": ...})`` takes)
+that names everything: every card where it lies, the seat to act and what it
+decides, what each seat knows, the public record so far. ``env.position()`` writes
+the current state as one; resetting an env of the same game and options to it gives
+the same state again, and play goes on from it exactly as from the original (with
+the generator in the same state). The keys of each game are in docs/positions.md.
+
+A position *file* adds what the scenario needs to be read: the game, its env
+version, the player count and every rule option::
+
+    from cardgym import positions
+    document = positions.document(env)              # JSON types
+    positions.save(env, "middle.json")
+    env = positions.load("middle.json")             # a new env, reset to it
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cardgym.documents import check_header, header, read_document, write_document
+from cardgym.errors import DocumentError, ScenarioError
+from cardgym.game import Game
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "document", "load", "position", "save"]
+
+FORMAT = "cardgym-position"
+FORMAT_VERSION = 1
+
+
+def position(game: Game, state: Any) -> dict[str, Any]:
+    """``state`` as a scenario of ``game`` (JSON types)."""
+    return game.position(state)
+
+
+def document(env: Any) -> dict[str, Any]:
+    """The position file of ``env``'s current state: header and ``"scenario"``."""
+    base = env.unwrapped
+    if base.game_state is None:
+        raise ScenarioError("position() called before reset(); there is no position yet")
+    return {**header(FORMAT, FORMAT_VERSION, base.game, base.config),
+            "scenario": position(base.game, base.game_state)}
+
+
+def save(env: Any, path: str | Path) -> Path:
+    """Write ``env``'s position file; the path written."""
+    return write_document(document(env), path)
+
+
+def load(source: str | Path | dict[str, Any], seed: int | None = None,
+         **env_kwargs: Any) -> Any:
+    """A new env of the position's game and options, reset to the position.
+
+    Args:
+        source: a position file's path, or its document.
+        seed: seeds the env's generator (the position itself draws nothing from it).
+        env_kwargs: further env arguments (``render_mode``, ``illegal_action``).
+
+    Raises:
+        DocumentError: the file is missing, malformed, or made for another env
+            version; ScenarioError and OptionError name what is wrong inside.
+    """
+    data = read_document(source, "position")
+    game, num_players, options = check_header(data, FORMAT, FORMAT_VERSION)
+    if "scenario" not in data:
+        raise DocumentError("a position file needs 'scenario', the position itself")
+    env = game.make_env(num_players=num_players, **options, **env_kwargs)
+    env.reset(seed=seed, options={"scenario": data["scenario"]})
+    return env
