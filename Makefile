@@ -46,7 +46,7 @@ typecheck: $(VENV)/.installed
 	$(PY) -m mypy
 
 test: $(VENV)/.installed lint typecheck
-	$(PY) -m pytest -n 2 -q
+	$(PY) -m pytest -n 2 --dist worksteal -q
 
 bench: $(VENV)/.installed
 	$(PY) -m cardgym_cli bench
