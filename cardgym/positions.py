@@ -25,15 +25,10 @@ from cardgym.documents import check_header, header, read_document, write_documen
 from cardgym.errors import DocumentError, ScenarioError
 from cardgym.game import Game
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "document", "load", "position", "save"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "document", "document_of", "load", "save"]
 
 FORMAT = "cardgym-position"
 FORMAT_VERSION = 1
-
-
-def position(game: Game, state: Any) -> dict[str, Any]:
-    """``state`` as a scenario of ``game`` (JSON types)."""
-    return game.position(state)
 
 
 def document(env: Any) -> dict[str, Any]:
@@ -41,8 +36,12 @@ def document(env: Any) -> dict[str, Any]:
     base = env.unwrapped
     if base.game_state is None:
         raise ScenarioError("position() called before reset(); there is no position yet")
-    return {**header(FORMAT, FORMAT_VERSION, base.game, base.config),
-            "scenario": position(base.game, base.game_state)}
+    return document_of(base.game, base.config, base.game_state)
+
+
+def document_of(game: Game, config: Any, state: Any) -> dict[str, Any]:
+    """The position file of a state of ``game`` played under ``config``."""
+    return {**header(FORMAT, FORMAT_VERSION, game, config), "scenario": game.position(state)}
 
 
 def save(env: Any, path: str | Path) -> Path:

@@ -21,8 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from cardgym.documents import options_of
-from cardgym.positions import FORMAT, FORMAT_VERSION, position
+from cardgym.positions import document_of
 from cardgym.record import TABLE
 from cardgym.records import Replay
 
@@ -58,9 +57,7 @@ def frame(replay: Replay, step: int, seat: int | None) -> str:
 
 def position_document(replay: Replay, step: int) -> dict[str, Any]:
     """The position file of the game after ``step`` moves."""
-    return {"format": FORMAT, "format_version": FORMAT_VERSION, "env_id": replay.game.env_id,
-            "num_players": replay.record.num_players, "options": options_of(replay.config),
-            "scenario": position(replay.game, replay.states[step])}
+    return document_of(replay.game, replay.config, replay.states[step])
 
 
 def run(replay: Replay, input_stream: TextIO, output: TextIO, seat: int | None = None,

@@ -13,12 +13,13 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Final, TypeGuard
+from collections.abc import Sequence
+from functools import partial
+from typing import Any, Final
 
 import numpy as np
 
-from cardgym.errors import ScenarioError
+from cardgym import scenario
 from cardgym.record import log_to_json
 from ek_env.cards import CARD_BY_NAME, CARD_NAMES, NUM_KINDS
 from ek_env.record import EVENT_NAMES
@@ -155,75 +156,14 @@ def parse_card(value: object, kinds: int = NUM_KINDS) -> int:
                      f"{', '.join(CARD_NAMES[:kinds])}")
 
 
-def is_list(value: object) -> TypeGuard[Sequence[Any]]:
-    """Whether ``value`` is a list-like of items (not a string or a mapping)."""
-    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
-
-
 def read_cards(value: object, where: str, kinds: int) -> list[int]:
     """A list of cards (names, ``Card``s or kind numbers) as kinds."""
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
-        raise ScenarioError(f"{where} must be a list of cards, got {value!r}")
-    cards = []
-    for i, item in enumerate(value):  # type: ignore[attr-defined]
-        try:
-            cards.append(parse_card(item, kinds))
-        except ValueError as error:
-            raise ScenarioError(f"{where}[{i}]: {error}") from None
-    return cards
+    return scenario.read_cards(value, where, partial(parse_card, kinds=kinds))
 
 
 def read_card(value: object, where: str, kinds: int) -> int:
     """One card, or :data:`~ek_env.state.NO_CARD` for ``None``."""
     if value is None:
         return -1
-    try:
-        return parse_card(value, kinds)
-    except ValueError as error:
-        raise ScenarioError(f"{where}: {error} (or null for none)") from None
+    return scenario.read_card(value, where, partial(parse_card, kinds=kinds))
 
-
-def read_count(value: object, where: str, low: int, high: int) -> int:
-    """An integer ``low..high`` (a bool is not one)."""
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not low <= value <= high:
-        raise ScenarioError(f"{where} must be an integer {low}..{high}, got {value!r}")
-    return int(value)
-
-
-def read_seat(value: object, where: str, n: int, optional: bool = False) -> int:
-    """A seat ``0..n-1``; ``None`` gives :data:`~ek_env.state.NOBODY` if ``optional``."""
-    if value is None and optional:
-        return NOBODY
-    if (not isinstance(value, (int, np.integer)) or isinstance(value, bool)
-            or not 0 <= value < n):
-        raise ScenarioError(f"{where} must be a seat 0..{n - 1}"
-                            + (" or null" if optional else "") + f", got {value!r}")
-    return int(value)
-
-
-def read_seats(value: object, where: str, n: int, distinct: bool = True) -> list[int]:
-    """A list of seats ``0..n-1`` (each at most once if ``distinct``)."""
-    if not is_list(value):
-        raise ScenarioError(f"{where} must be a list of seats 0..{n - 1}, got {value!r}")
-    seats = [read_seat(seat, f"{where}[{i}]", n) for i, seat in enumerate(value)]
-    if distinct and len(set(seats)) != len(seats):
-        raise ScenarioError(f"{where} names a seat twice: {seats}")
-    return seats
-
-
-def read_mapping(value: object, where: str, keys: Sequence[str]) -> Mapping[str, Any]:
-    """A mapping with no keys but ``keys``."""
-    if not isinstance(value, Mapping):
-        raise ScenarioError(f"{where} must be a mapping with keys {', '.join(keys)}, "
-                            f"got {value!r}")
-    unknown = sorted(str(key) for key in set(value) - set(keys))
-    if unknown:
-        raise ScenarioError(f"{where}: unknown keys {unknown}; allowed: {', '.join(keys)}")
-    return value
-
-
-def read_name(value: object, where: str, names: Sequence[str]) -> int:
-    """The index of ``value`` among ``names``."""
-    if not isinstance(value, str) or value not in names:
-        raise ScenarioError(f"{where} must be one of {', '.join(names)}, got {value!r}")
-    return list(names).index(value)

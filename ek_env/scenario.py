@@ -101,6 +101,7 @@ from typing import Any, Final
 import numpy as np
 
 from cardgym.errors import ScenarioError
+from cardgym.scenario import is_list, read_int, read_seat, read_seats
 from ek_env.cards import (
     CARD_NAMES,
     KITTEN,
@@ -111,7 +112,7 @@ from ek_env.cards import (
 )
 from ek_env.invariants import check_invariants
 from ek_env.legality import legal_action_mask
-from ek_env.position import is_list, parse_card, read_cards, read_count, read_seat, read_seats
+from ek_env.position import parse_card, read_cards
 from ek_env.scenario_flow import read_flow
 from ek_env.scenario_knowledge import read_known, read_log, read_ruled_out
 from ek_env.state import GAME_OVER, PHASE_NAMES, Config, State
@@ -231,12 +232,12 @@ def _read_seats(state: State, scenario: Mapping[str, Any], rng: np.random.Genera
     holder = scenario.get(key)
     state.turn_holder = (int(rng.integers(n)) if holder is None
                          else read_seat(holder, key, n))
-    state.owed = read_count(scenario.get("owed_turns", 1), "owed_turns", 1, MAX_OWED)
+    state.owed = read_int(scenario.get("owed_turns", 1), "owed_turns", 1, MAX_OWED)
     attacked = scenario.get("attacked", state.owed > 1)
     if not isinstance(attacked, bool):
         raise ScenarioError(f"attacked must be True or False, got {attacked!r}")
     state.attacked = attacked
-    state.turns_played = read_count(scenario.get("turns_played", 0), "turns_played", 0,
+    state.turns_played = read_int(scenario.get("turns_played", 0), "turns_played", 0,
                                     1 << 30)
     state.winner = read_seat(scenario.get("winner"), "winner", n, optional=True)
 

@@ -15,17 +15,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from cardgym.errors import ScenarioError
+from cardgym.scenario import read_int, read_mapping, read_name, read_seat, read_seats
 from ek_env.cards import CARD_NAMES, KITTEN, NOPE, STREAKING, TARGETED, composition
-from ek_env.position import (
-    RESUME_NAMES,
-    read_card,
-    read_cards,
-    read_count,
-    read_mapping,
-    read_name,
-    read_seat,
-    read_seats,
-)
+from ek_env.position import RESUME_NAMES, read_card, read_cards
 from ek_env.seats import next_alive, valid_offsets
 from ek_env.state import (
     ALTER,
@@ -70,7 +62,7 @@ def read_flow(state: State, scenario: Mapping[str, Any]) -> None:
     state.phase = read_name(scenario.get("phase", "play"), "phase", phases)
     _read_pending(state, scenario.get("pending"))
     most = composition(state.num_players, True)[KITTEN] if config.streaking else 1
-    state.held_kitten = read_count(scenario.get("kittens_to_insert", 0), "kittens_to_insert",
+    state.held_kitten = read_int(scenario.get("kittens_to_insert", 0), "kittens_to_insert",
                                    0, most)
     if config.streaking:
         _read_explode_queue(state, scenario.get("explode_queue", []))
@@ -102,7 +94,7 @@ def _read_pending(state: State, value: object) -> None:
     state.pending_target = read_seat(data.get("target"), "pending.target", n, optional=True)
     state.pending_named = read_card(data.get("named"), "pending.named", kinds)
     state.pending_five = read_cards(data.get("five", []), "pending.five", kinds)
-    state.nopes = read_count(data.get("nopes", 0), "pending.nopes", 0,
+    state.nopes = read_int(data.get("nopes", 0), "pending.nopes", 0,
                              composition(n, state.config.streaking)[NOPE])
     state.window_last = read_seat(data.get("window_last"), "pending.window_last", n,
                                   optional=True)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from cardgym.errors import ScenarioError
 from cardgym.record import NONE, log_from_json
+from cardgym.scenario import is_list, read_int, read_mapping
 from ek_env import record as rec
 from ek_env.cards import CARD_NAMES
-from ek_env.position import is_list, read_cards, read_count, read_mapping
+from ek_env.position import read_cards
 from ek_env.state import UNKNOWN, State
 
 
@@ -64,7 +65,7 @@ def _known_deck(state: State, value: object, where: str) -> list[int]:
             raise ScenarioError(f"{where}[{i}] must be a [depth, card] pair, got {pair!r}")
         if size == 0:
             raise ScenarioError(f"{where}[{i}]: the draw pile is empty; nothing can be known")
-        depth = read_count(pair[0], f"{where}[{i}] depth", 0, size - 1)
+        depth = read_int(pair[0], f"{where}[{i}] depth", 0, size - 1)
         card = read_cards([pair[1]], f"{where}[{i}] card", state.kinds)[0]
         if depth < len(known) and known[depth] != UNKNOWN:
             raise ScenarioError(f"{where} names depth {depth} twice")

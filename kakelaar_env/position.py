@@ -10,11 +10,10 @@ sorted by type, the record through :func:`cardgym.record.log_to_json`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-import numpy as np
-
+from cardgym import scenario
 from cardgym.errors import ScenarioError
 from cardgym.record import NONE, log_to_json
 from kakelaar_env.cards import CHICKEN_TYPES, HEN, TYPE_NAMES, parse_card
@@ -81,19 +80,13 @@ def name_or_none(card: int) -> str | None:
 
 def card(value: object, where: str) -> int:
     """A card type from its name (see :func:`kakelaar_env.cards.parse_card`)."""
-    if isinstance(value, np.integer):
-        value = int(value)
-    try:
-        return parse_card(value)
-    except ValueError as error:
-        raise ScenarioError(f"{where}: {error}") from None
+    return scenario.read_card(value, where, parse_card)
 
 
 def card_list(value: object, where: str, worms_and_hens: bool = False) -> list[int]:
     """A list of cards; ``worms_and_hens``: no chickens (a pile that holds only the
     cards turned up from the draw pile)."""
-    items = _items(value, where, "a list of cards")
-    cards = [card(item, f"{where}[{i}]") for i, item in enumerate(items)]
+    cards = scenario.read_cards(value, where, parse_card)
     if worms_and_hens:
         for i, kind in enumerate(cards):
             if kind in CHICKEN_TYPES:
@@ -104,22 +97,16 @@ def card_list(value: object, where: str, worms_and_hens: bool = False) -> list[i
 
 def per_seat(value: object, where: str, n: int) -> list[list[int]]:
     """One list of cards for each of ``n`` seats."""
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__") or len(value) != n:  # type: ignore[arg-type]
-        raise ScenarioError(f"{where!r} must hold one list of cards for each of the {n} seats, "
-                            f"got {value!r}")
-    rows: list[Any] = list(value)  # type: ignore[call-overload]
-    return [card_list(cards, f"{where}[{seat}]") for seat, cards in enumerate(rows)]
+    return scenario.read_per_seat(value, where, n, card_list, "list of cards")
 
 
 def per_entry(value: object, where: str, count: int, read: Callable[[object, str], T],
               what: str) -> list[T]:
     """``count`` values, ``read(item, where[i])`` each; ``what`` says what an entry is
     (for the error)."""
-    items = _items(value, where, f"a list of {count} entries ({what})")
-    if len(items) != count:
-        raise ScenarioError(f"{where} must hold {count} entries ({what}), got {len(items)}: "
-                            f"{value!r}")
-    return [read(item, f"{where}[{i}]") for i, item in enumerate(items)]
+    if not scenario.is_list(value) or len(value) != count:
+        raise ScenarioError(f"{where} must hold {count} entries ({what}), got {value!r}")
+    return [read(item, f"{where}[{i}]") for i, item in enumerate(value)]
 
 
 def card_or_none(value: object, where: str) -> int:
@@ -130,23 +117,3 @@ def card_or_none(value: object, where: str) -> int:
     if kind == HEN:
         raise ScenarioError(f"{where} is a mother hen; a mother hen can never be bid")
     return kind
-
-
-def flag(value: object, where: str) -> bool:
-    """``true`` or ``false``."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise ScenarioError(f"{where} must be true or false, got {value!r}")
-    return bool(value)
-
-
-def int_in(value: object, where: str, low: int, high: int) -> int:
-    """An integer ``low..high`` (numpy integers welcome)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
-        raise ScenarioError(f"{where} must be an integer {low}..{high}, got {value!r}")
-    return int(value)
-
-
-def _items(value: object, where: str, what: str) -> list[Any]:
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
-        raise ScenarioError(f"{where} must be {what}, got {value!r}")
-    return list(value)  # type: ignore[call-overload]

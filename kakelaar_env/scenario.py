@@ -98,6 +98,7 @@ import numpy as np
 
 from cardgym.errors import ScenarioError
 from cardgym.record import Event, log_from_json
+from cardgym.scenario import read_int
 from kakelaar_env.cards import (
     CHICKEN_TYPES,
     HEN,
@@ -110,7 +111,7 @@ from kakelaar_env.cards import (
 from kakelaar_env.events import EVENT_NAMES, ROUND
 from kakelaar_env.flow import start_round
 from kakelaar_env.invariants import check_invariants
-from kakelaar_env.position import card_list, int_in
+from kakelaar_env.position import card_list
 from kakelaar_env.scenario_cards import (
     check_reach,
     deck_top_of,
@@ -222,7 +223,7 @@ def check_scenario(config: Config, scenario: Mapping[str, Any]) -> Setup:
             raise ScenarioError(f"{key!r} is for the two-player game only (the robot chicken)")
     if "deck" in scenario and "deck_top" in scenario:
         raise ScenarioError("give either 'deck' (the whole draw pile) or 'deck_top', not both")
-    round_ = int_in(scenario.get("round", 1), "round", 1, ROUNDS)
+    round_ = read_int(scenario.get("round", 1), "round", 1, ROUNDS)
     phase = _phase(scenario, round_)
     stage = BID if phase is None else phase
     log = log_from_json(scenario["log"], EVENT_NAMES, "log") if "log" in scenario else None
@@ -232,7 +233,7 @@ def check_scenario(config: Config, scenario: Mapping[str, Any]) -> Setup:
     deck_top, needed = deck_top_of(scenario, n, round_, stage, row is None)
     removed = (card_list(scenario["removed"], "removed", worms_and_hens=True)
                if "removed" in scenario else None)
-    hens_out = int_in(scenario.get("hens_out", 0), "hens_out", 0, NUM_HENS)
+    hens_out = read_int(scenario.get("hens_out", 0), "hens_out", 0, NUM_HENS)
     revealed = revealed_rounds(round_, stage)
     robot_won = robot_won_of(scenario, revealed)
     named = (deck_top + (row or []) + (removed or []) + robot_won + [HEN] * hens_out
@@ -274,12 +275,12 @@ def _first_holder(scenario: Mapping[str, Any], n: int, round_: int,
     if n != 2:
         if tractor is None:
             return None
-        return (int_in(tractor, "tractor", 0, n - 1) - (round_ - 1)) % n
+        return (read_int(tractor, "tractor", 0, n - 1) - (round_ - 1)) % n
     turn = (round_ - 1) % 3  # the robot holds the tractor on turn 2: rounds 3, 6, 9
     first = _circle(scenario["circle"]) if "circle" in scenario else None
     if tractor is None:
         return first
-    holder = int_in(tractor, "tractor", 0, 2)
+    holder = read_int(tractor, "tractor", 0, 2)
     if (holder == 2) != (turn == 2):
         raise ScenarioError(
             f"tractor is {holder} in round {round_}; with two players the robot (2) holds it "
@@ -296,7 +297,7 @@ def _first_holder(scenario: Mapping[str, Any], n: int, round_: int,
 def _circle(value: object) -> int:
     """The round-1 holder named by ``circle``."""
     if (not isinstance(value, (list, tuple)) or len(value) != 3
-            or [int_in(p, "circle", 0, 2) for p in value] not in ([0, 1, 2], [1, 0, 2])):
+            or [read_int(p, "circle", 0, 2) for p in value] not in ([0, 1, 2], [1, 0, 2])):
         raise ScenarioError("circle must be [0, 1, 2] or [1, 0, 2] (the round-1 holder, the "
                             f"other seat, the robot), got {value!r}")
     return int(value[0])

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from cardgym.errors import ScenarioError
 from cardgym.record import NONE, Event
+from cardgym.scenario import read_flag, read_int
 from kakelaar_env.cards import CHICKEN_TYPES, HEN, TYPE_NAMES
 from kakelaar_env.digest import round_digest
 from kakelaar_env.events import BID as BID_EVENT
@@ -35,7 +36,7 @@ from kakelaar_env.events import (
     blank_secret,
 )
 from kakelaar_env.events import HEN as HEN_EVENT
-from kakelaar_env.position import card_list, card_or_none, flag, int_in, per_entry
+from kakelaar_env.position import card_list, card_or_none, per_entry
 from kakelaar_env.scoring import final_winners, scores
 from kakelaar_env.state import (
     BID,
@@ -118,7 +119,7 @@ def _hen_played(state: State, scenario: Mapping[str, Any]) -> list[bool]:
     n = state.num_players
     if "hen_played" not in scenario:
         return [False] * n
-    played = per_entry(scenario["hen_played"], "hen_played", n, flag,
+    played = per_entry(scenario["hen_played"], "hen_played", n, read_flag,
                        "per seat: whether it played a mother hen in this mother-hen step")
     if any(played) and state.phase not in _TAKE_STAGES:
         raise ScenarioError(
@@ -165,7 +166,7 @@ def _commits(state: State, scenario: Mapping[str, Any]) -> list[int]:
 
 
 def _choice(value: object, where: str) -> int:
-    return NONE if value is None else int(flag(value, where))
+    return NONE if value is None else int(read_flag(value, where))
 
 
 def _picks(value: object, where: str) -> list[int]:
@@ -229,7 +230,7 @@ def _winners(state: State, scenario: Mapping[str, Any]) -> tuple[int, ...]:
         items = value if isinstance(value, (list, tuple)) else None
         if items is None:
             raise ScenarioError(f"winners must be a list of seats, got {value!r}")
-        given = sorted(int_in(seat, f"winners[{i}]", 0, n - 1) for i, seat in enumerate(items))
+        given = sorted(read_int(seat, f"winners[{i}]", 0, n - 1) for i, seat in enumerate(items))
     if state.phase != GAME_OVER:
         if given:
             raise ScenarioError(f"winners are decided once the game is over; phase is "
@@ -245,7 +246,7 @@ def _winners(state: State, scenario: Mapping[str, Any]) -> tuple[int, ...]:
 def _to_act(state: State, scenario: Mapping[str, Any]) -> int:
     """The seat to act: the first seat asked that has not committed; once the game is
     over the last seat that acted (``to_act``, else the record's last commit)."""
-    given = (int_in(scenario["to_act"], "to_act", 0, state.num_players - 1)
+    given = (read_int(scenario["to_act"], "to_act", 0, state.num_players - 1)
              if "to_act" in scenario else None)
     if state.phase == GAME_OVER:
         if given is not None:

@@ -62,6 +62,7 @@ import numpy as np
 
 from cardgym.errors import ScenarioError
 from cardgym.record import Event, log_from_json
+from cardgym.scenario import is_list, read_per_seat, read_seat, read_seats
 from phpets_env.cards import (
     NUM_VALUES,
     TOTAL_TOKENS,
@@ -71,7 +72,7 @@ from phpets_env.cards import (
 from phpets_env.events import EVENT_NAMES, NEW_ROUND, NUM_RESULTS, TURN_DRAW, make_event
 from phpets_env.invariants import check_invariants
 from phpets_env.position import build, check_counts
-from phpets_env.scenario_known import card, cards, is_list, read_known
+from phpets_env.scenario_known import card, cards, read_known
 from phpets_env.scenario_setup import Setup
 from phpets_env.state import (
     GRAVE_DIGGER,
@@ -157,26 +158,14 @@ def check_scenario(scenario: Mapping[str, Any], config: Config) -> Setup:
 
 def _optional_seat(scenario: Mapping[str, Any], key: str, n: int) -> int | None:
     value = scenario.get(key)
-    if value is None:
-        return None
-    return _seat(value, key, n)
-
-
-def _seat(value: object, where: str, n: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < n:
-        raise ScenarioError(f"{where} must be a seat 0..{n - 1}, got {value!r}")
-    return int(value)
+    return None if value is None else read_seat(value, key, n)
 
 
 def _seats(value: object, key: str, n: int, distinct_sorted: bool = True) -> list[int]:
-    """A list of distinct seats (``None``: none)."""
+    """A list of seats (``None``: none); distinct and sorted unless told otherwise."""
     if value is None:
         return []
-    if not is_list(value):
-        raise ScenarioError(f"'{key}' must be a list of seats 0..{n - 1}, got {value!r}")
-    seats = [_seat(item, f"{key}[{i}]", n) for i, item in enumerate(value)]
-    if len(set(seats)) != len(seats):
-        raise ScenarioError(f"'{key}' names a seat twice: {seats}")
+    seats = read_seats(value, key, n, distinct=distinct_sorted)
     return sorted(seats) if distinct_sorted else seats
 
 
@@ -195,18 +184,15 @@ def _phase(scenario: Mapping[str, Any], to_act: int | None) -> int:
     return PHASE_NAMES.index(phase)
 
 
-def _per_seat(raw: object, key: str, n: int, what: str, hint: str = "") -> list[Any]:
-    if not is_list(raw) or len(raw) != n:
-        raise ScenarioError(f"'{key}' must give {what} for each of the {n} seats{hint}, "
-                            f"got {raw!r}")
-    return list(raw)
+def _per_seat(raw: object, key: str, n: int, what: str) -> list[Any]:
+    return read_per_seat(raw, key, n, lambda item, where: item, what)
 
 
 def _hands(raw: object, n: int) -> list[list[int]]:
     """Each seat's cards; a bare card is a one-card hand."""
     return [cards(hand, f"hands[{seat}]") if is_list(hand) else [card(hand, f"hands[{seat}]")]
-            for seat, hand in enumerate(_per_seat(raw, "hands", n, "one card",
-                                                  " (a card, or the list of its cards)"))]
+            for seat, hand in enumerate(_per_seat(raw, "hands", n,
+                                                  "hand"))]
 
 
 def _hand_sizes(hands: list[list[int]] | None, in_round: list[bool], to_act: int | None,
@@ -231,7 +217,7 @@ def _places(scenario: Mapping[str, Any], n: int, phase: int) -> dict[str, Any]:
     """The cards of the rows, set-aside cards, pile and held-out card."""
     rows = [cards(row, f"rows[{seat}]")
             for seat, row in enumerate(_per_seat(scenario.get("rows", [[]] * n), "rows", n,
-                                                 "a list of cards"))]
+                                                 "list of cards"))]
     aside_taken = "set_aside" in scenario and scenario["set_aside"] is None
     aside = (card(scenario["set_aside"], "set_aside")
              if "set_aside" in scenario and not aside_taken else None)
@@ -282,7 +268,7 @@ def _round(value: object) -> int:
 def _ruled_out(scenario: Mapping[str, Any], n: int) -> list[int]:
     masks = []
     for seat, raw in enumerate(_per_seat(scenario.get("ruled_out", [[]] * n), "ruled_out", n,
-                                         "a list of values")):
+                                         "list of values")):
         mask = 0
         for value in cards(raw, f"ruled_out[{seat}]"):
             mask |= 1 << value

@@ -17,12 +17,13 @@ The card readers that every scenario key uses live here too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, TypeGuard
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from cardgym.errors import ScenarioError
+from cardgym.scenario import is_list, read_card, read_cards
 from phpets_env.cards import CARD_NAMES, CARD_VALUES, parse_card
 from phpets_env.scenario_setup import Knowledge, Place, Setup
 from phpets_env.state import GRAVE_DIGGER, MOUSE_TRAPPER, NO_CARD, State
@@ -33,26 +34,14 @@ KINDS = ("hands", "aside", "pending", "deck", "trapped", "watches_deck")
 # ------------------------------------------------------------------ card readers
 
 
-def is_list(value: object) -> TypeGuard[Sequence[Any]]:
-    """Whether ``value`` is a list of items (a list, a tuple or an array; not a string)."""
-    return isinstance(value, (Sequence, np.ndarray)) and not isinstance(value, (str, bytes))
-
-
 def card(value: object, where: str) -> int:
     """A card value from a value, a ``Card`` or a name (ScenarioError naming ``where``)."""
-    if isinstance(value, np.integer):
-        value = int(value)
-    try:
-        return int(parse_card(value))
-    except ValueError as error:
-        raise ScenarioError(f"{where}: {error}") from None
+    return read_card(value, where, parse_card)
 
 
 def cards(value: object, where: str) -> list[int]:
     """A list of card values."""
-    if not is_list(value):
-        raise ScenarioError(f"{where} must be a list of cards, got {value!r}")
-    return [card(item, f"{where}[{i}]") for i, item in enumerate(value)]
+    return read_cards(value, where, parse_card)
 
 
 def _index(value: object, where: str, top: int) -> int:

@@ -99,8 +99,8 @@ def test_cards_by_value_or_name(name: Any) -> None:
 BAD: list[tuple[str, int, dict[str, Any], str]] = [
     ("unknown key", 2, {"hand": [KING, BOWL]}, "unknown scenario keys"),
     ("not a mapping", 2, [KING, BOWL], "mapping"),
-    ("too few hands", 3, {"hands": [KING, BOWL]}, "one card for each of the 3 seats"),
-    ("too many hands", 2, {"hands": [KING, BOWL, BOWL]}, "one card for each of the 2 seats"),
+    ("too few hands", 3, {"hands": [KING, BOWL]}, "one hand for each of the 3 seats"),
+    ("too many hands", 2, {"hands": [KING, BOWL, BOWL]}, "one hand for each of the 2 seats"),
     ("two cards in a hand", 2, {"hands": [[KING, BOWL], BOWL]}, "exactly one card"),
     ("unknown card", 2, {"hands": [KING, "dragon"]}, "unknown card 'dragon'"),
     ("too many copies", 2, {"hands": [KING, KING]}, "card 10 2 times; the deck has 1"),
@@ -151,7 +151,7 @@ def test_a_scenario_is_checked_whole_before_anything_is_dealt() -> None:
 
 def test_failed_env_reset_raises_and_a_good_reset_still_works() -> None:
     game = make_plain_env(num_players=3)
-    with pytest.raises(ScenarioError, match="one card for each of the 3 seats"):
+    with pytest.raises(ScenarioError, match="one hand for each of the 3 seats"):
         game.reset(seed=0, options={"scenario": {"hands": [KING]}})
     game = make_env(3, {"hands": [KING, BOWL, BOWL], "first_player": 1})
     assert game.agent_selection == "player_1"
