@@ -30,7 +30,7 @@ EXAMPLES := $(dir $(wildcard examples/*/pyproject.toml))
 
 $(VENV)/.installed: $(VENV)/bin/python pyproject.toml $(addsuffix pyproject.toml,$(EXAMPLES))
 	$(PIP) install --quiet "$(TORCH_SPEC)"
-	$(PIP) install --quiet -e ".[dev,bench,train,notebooks,rllib]"
+	$(PIP) install --quiet -e ".[dev,bench,train,notebooks,rllib,vector]"
 	$(if $(EXAMPLES),$(PIP) install --quiet --no-deps $(addprefix -e ,$(EXAMPLES)))
 	touch $@
 

@@ -86,6 +86,10 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--subprocess", action="store_true",
                         help="step the environments in worker processes (SubprocVecEnv); "
                              "cardgym's envs are cheap, so in-process is usually faster")
+    parser.add_argument("--vector", type=positive_int, default=None, metavar="N",
+                        help="play N games at once on the game's batched engine "
+                             "(cardgym.vector) instead of --n-envs environments; opponents "
+                             "act in batches")
     parser.add_argument("--checkpoint-every", type=positive_int,
                         default=DEFAULTS.checkpoint_every, metavar="T",
                         help="save a checkpoint (and add it to the 'self' pool) every T steps")
@@ -116,15 +120,35 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
     rllib_commands.add_arguments(parser)  # --backend and the RLlib options
 
 
+def _check_vector(game: Any, args: argparse.Namespace) -> None:
+    """``--vector`` needs a batched engine and opponents that act from observations."""
+    if game.batched is None:
+        from cardgym.vector import batched_games
+
+        having = ", ".join(g.name for g in batched_games()) or "none"
+        raise UsageError(f"--vector: {game.title} has no batched engine yet; games "
+                         f"with one: {having}")
+    if args.subprocess:
+        raise UsageError("--vector and --subprocess exclude each other: the batched "
+                         "engine steps every game in this process")
+    searching = [spec for spec in args.opponents if spec.partition(":")[0] == "ismcts"]
+    if searching:
+        raise UsageError(f"--vector: opponents {', '.join(searching)} search game states; "
+                         "the batched engine plays policies that act from observations")
+
+
 def train_args(args: argparse.Namespace) -> TrainArgs:
     """Checked :class:`TrainArgs` from the parsed command line."""
     game, players, options = checked_table(args, args.players, args.players)
     check_specs([spec for spec in args.opponents if spec != SELF], game, players, options)
     check_specs(args.eval_opponents, game, players, options)
+    if args.vector:
+        _check_vector(game, args)
     settings = TrainArgs(
         game=game.env_id, players=players, timesteps=args.timesteps,
         opponents=tuple(args.opponents), options=options, seed=args.seed,
-        n_envs=args.n_envs, subprocess=args.subprocess, output=args.output,
+        n_envs=args.n_envs, subprocess=args.subprocess, vector=args.vector or 0,
+        output=args.output,
         run_name=args.run_name, checkpoint_every=args.checkpoint_every,
         eval_every=args.eval_every, eval_games=args.eval_games,
         eval_opponents=tuple(args.eval_opponents), learning_rate=args.learning_rate,

@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Policy", "RandomPolicy", "SearchPolicy", "decide", "resample_for_seat"]
+__all__ = ["Policy", "RandomPolicy", "SearchPolicy", "act_batch", "decide", "resample_for_seat"]
 
 
 @runtime_checkable
@@ -57,8 +57,32 @@ class RandomPolicy:
             raise ValueError("the action mask has no legal action")
         return int(legal[rng.integers(legal.size)])
 
+    def act_batch(self, observations: NDArray[np.float32], action_masks: NDArray[np.int8],
+                  rng: np.random.Generator) -> NDArray[np.int64]:
+        """One uniformly random legal action per row of ``action_masks``."""
+        if not action_masks.any(axis=1).all():
+            raise ValueError("an action mask of the batch has no legal action")
+        keys = np.where(action_masks != 0, rng.random(action_masks.shape), -1.0)
+        return keys.argmax(axis=1).astype(np.int64)  # type: ignore[no-any-return]
+
     def __repr__(self) -> str:
         return "RandomPolicy()"
+
+
+def act_batch(policy: Policy, observations: NDArray[np.float32], action_masks: NDArray[np.int8],
+              rng: np.random.Generator) -> NDArray[np.int64]:
+    """The actions of ``policy`` for a batch of seats ``[M]``, from their
+    observations ``[M, D]`` and masks ``[M, A]``: one call of the policy's
+    ``act_batch`` when it has one (the random and model policies), else ``act`` row
+    by row (heuristics). A :class:`SearchPolicy` needs game states: ``ValueError``."""
+    if hasattr(policy, "act_in"):
+        raise ValueError(f"{policy!r} searches game states; a batch gives observations only")
+    batched = getattr(policy, "act_batch", None)
+    if batched is not None:
+        return np.asarray(batched(observations, action_masks, rng), np.int64)
+    return np.fromiter((policy.act(o, m, rng)
+                        for o, m in zip(observations, action_masks, strict=True)),
+                       np.int64, count=len(observations))
 
 
 def resample_for_seat(env: Any, seat: int, rng: np.random.Generator) -> Any:

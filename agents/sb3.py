@@ -121,5 +121,25 @@ class ModelPolicy:
         probs = np.where(action_mask.astype(bool), probs, 0.0)
         return int(rng.choice(probs.size, p=probs / probs.sum()))
 
+    def act_batch(self, observations: NDArray[np.float32], action_masks: NDArray[np.int8],
+                  rng: np.random.Generator) -> NDArray[np.int64]:
+        """The actions of a batch of seats ``[M]``: one forward pass of the network."""
+        import torch
+
+        legal = action_masks.astype(bool)
+        with torch.no_grad():
+            obs = torch.as_tensor(observations, dtype=torch.float32)
+            distribution = self.network.get_distribution(obs, action_masks=legal)
+            probs = distribution.distribution.probs.numpy()
+        if self.deterministic:
+            return probs.argmax(axis=1).astype(np.int64)  # type: ignore[no-any-return]
+        probs = np.where(legal, probs, 0.0)
+        cumulative = np.cumsum(probs, axis=1)
+        draws = rng.random(len(probs)) * cumulative[:, -1]
+        picks = (cumulative <= draws[:, None]).sum(axis=1)
+        # Float rounding can point past the last legal action: take the last legal one.
+        last = probs.shape[1] - 1 - np.argmax(legal[:, ::-1], axis=1)
+        return np.minimum(picks, last).astype(np.int64)  # type: ignore[no-any-return]
+
     def __repr__(self) -> str:
         return f"ModelPolicy(deterministic={self.deterministic})"

@@ -58,6 +58,8 @@ class TrainArgs:
     seed: int = 0
     n_envs: int = 8
     subprocess: bool = False
+    #: Games on the game's batched engine (``--vector N``); 0: ``n_envs`` AEC envs.
+    vector: int = 0
     output: Path = Path("runs")
     run_name: str | None = None
     checkpoint_every: int = 50_000
@@ -97,6 +99,23 @@ def _make_env(game: str, players: int, opponents: Sequence[str], options: Mappin
     return build
 
 
+def _training_envs(args: TrainArgs) -> Any:
+    """The learner's environments: ``n_envs`` single-agent envs (in this process or
+    in workers), or ``vector`` games on the batched engine."""
+    if args.vector:
+        from agents.vector_env import BatchedSelfPlayEnv
+
+        return BatchedSelfPlayEnv(args.game, args.vector, args.players, args.opponents,
+                                  args.options, seed=args.seed)
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    builders = [_make_env(args.game, args.players, args.opponents, args.options, args.seed + i)
+                for i in range(args.n_envs)]
+    if args.subprocess and args.n_envs > 1:
+        return SubprocVecEnv(builders)
+    return DummyVecEnv(builders)
+
+
 def win_rate(model: Any, game: str, players: int, opponent: str, options: Mapping[str, Any],
              games: int, seed: int) -> float:
     """Share of ``games`` the deterministic model wins (final reward > 0) against
@@ -127,7 +146,6 @@ def train(args: TrainArgs) -> Path:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     game = find_game(args.game)
     run_dir = args.run_dir
@@ -135,10 +153,7 @@ def train(args: TrainArgs) -> Path:
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
-    builders = [_make_env(args.game, args.players, args.opponents, args.options, args.seed + i)
-                for i in range(args.n_envs)]
-    vec_env = (SubprocVecEnv(builders) if args.subprocess and args.n_envs > 1
-               else DummyVecEnv(builders))
+    vec_env = _training_envs(args)
     vec_env.seed(args.seed)
     model = MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=args.learning_rate, n_steps=args.n_steps,

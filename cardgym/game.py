@@ -131,6 +131,9 @@ class Game:
             game object stays below its env in the import order.
         parallel_entry_point: the same for a native parallel env, or ``None``.
         rules_page: the game's rules page in the repository, ``docs/rules/NAME.md``.
+        batched: ``"module:Class"`` of the game's batched engine (a
+            :class:`cardgym.vector.BatchedEngine`: many games as arrays, stepped by
+            compiled kernels), or ``None``; loaded on first use, like the envs.
 
     Options:
         config: ``config(num_players, **options)`` -> the validated, frozen rule
@@ -226,6 +229,7 @@ class Game:
     rounds: Rounds | None = None
     reward_bounds: Callable[[Any], tuple[float, float]] = lambda config: (-1.0, 1.0)
     parallel_entry_point: str | None = None
+    batched: str | None = None
     rules_page: str | None = None
     heuristic: Callable[[int, Mapping[str, Any]], Any] | None = None
     baseline_players: tuple[int, ...] = ()
@@ -266,6 +270,14 @@ class Game:
         if self.parallel_entry_point is None:
             raise ValueError(f"{self.title} has no parallel environment")
         return load(self.parallel_entry_point)(**kwargs)
+
+    def make_batched(self, num_games: int, num_players: int, **options: Any) -> Any:
+        """The batched engine of ``num_games`` games with these options;
+        ``ValueError`` when the game has none (:mod:`cardgym.vector`)."""
+        if self.batched is None:
+            raise ValueError(f"{self.title} has no batched engine")
+        config = self.make_config(num_players, **options)
+        return load(self.batched)(config, num_games)
 
     def option_defaults(self) -> dict[str, Any]:
         """Every rule option with its default (the ``Config`` fields less

@@ -44,6 +44,7 @@ GAME = Game(
     version=1,
     player_counts=(2,),
     env_entry_point="kuhn_poker.env:env",
+    batched="kuhn_poker.batched:Engine",
     config=rules.Config,
     option_values={"ante": rules.ANTES},
     new_game=rules.new_game,

@@ -1,0 +1,217 @@
+"""The batched engine base: N games of one game and rule set, held as arrays and
+advanced together, one compiled kernel call per step.
+
+A game's batched engine subclasses :class:`BatchedEngine` and names itself in its
+contract (``Game.batched = "package.batched:Engine"``). The subclass keeps the game
+state in arrays with one row per game and writes three kernels' worth of methods:
+
+- :meth:`_deal`: new games in the rows of a boolean mask;
+- :meth:`_step`: one decision in every row (the bookkeeping below included);
+- :meth:`_observe`: observations and legal-action masks of given seats;
+
+plus :meth:`export` and :meth:`load`, which move game ``i`` to and from the
+reference engine's ``State``. Everything else (seeding, the per-step arrays, random
+legal play, playouts to the end) lives here.
+
+The rows' bookkeeping arrays, which the subclass's ``_step`` and ``_deal`` keep:
+
+==================  ==========  =====================================================
+``to_act``          ``[N]``     the seat to decide in each game
+``rewards``         ``[N, P]``  each seat's reward of the last step (as the AEC env's
+                                ``rewards`` after that step; 0 in a row just dealt)
+``returns``         ``[N, P]``  the rewards of the game so far, summed
+``lengths``         ``[N]``     decisions in the game so far
+``done``            ``[N]``     the game in the row ended on the last step
+``over``            ``[N]``     the row holds a finished game (steps without automatic
+                                reset leave it so; its action is ignored)
+``final_returns``   ``[N, P]``  the returns of the last game that ended in the row
+``final_lengths``   ``[N]``     its length in decisions
+``chance``          ``[N]``     draws from the row's generator so far (deals, shuffles):
+                                a differential test re-syncs the reference where it moved
+``rng``             ``[N]``     the row's generator state (:mod:`cardgym.vector.random`)
+==================  ==========  =====================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cardgym.game import Game
+from cardgym.vector.random import random_actions, seed_states
+
+__all__ = ["BatchedEngine"]
+
+
+class BatchedEngine:
+    """``num_games`` games of one game with one rule set (``config``), as arrays.
+
+    Steps take one action per row for the seat in ``to_act``; actions must be legal
+    (the vector env checks them, see :class:`cardgym.vector.VectorEnv`). Rows are
+    independent: a row's games depend on the seed and the row alone.
+    """
+
+    #: The game this engine plays (set by the subclass).
+    game: ClassVar[Game]
+
+    def __init__(self, config: Any, num_games: int) -> None:
+        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
+                or num_games < 1:
+            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+        layout = self.game.layout(config)
+        self.config = config
+        self.layout = layout
+        self.num_games = n = int(num_games)
+        self.num_players = p = int(config.num_players)
+        self.num_actions = layout.num_actions
+        self.obs_dim = int(layout.observation_spec.size)
+        self.rng = seed_states(None, n)
+        self.to_act = np.zeros(n, np.int64)
+        self.rewards = np.zeros((n, p), np.float32)
+        self.returns = np.zeros((n, p), np.float32)
+        self.lengths = np.zeros(n, np.int64)
+        self.done = np.zeros(n, np.bool_)
+        self.over = np.ones(n, np.bool_)
+        self.final_returns = np.zeros((n, p), np.float32)
+        self.final_lengths = np.zeros(n, np.int64)
+        self.chance = np.zeros(n, np.int64)
+        self._allocate()
+
+    # ------------------------------------------------------------ the game's part
+
+    def _allocate(self) -> None:
+        """Allocate the game's own state arrays (one row per game)."""
+        raise NotImplementedError
+
+    def _deal(self, rows: NDArray[np.bool_]) -> None:
+        """New games in the rows where ``rows`` is set, from each row's generator:
+        the game arrays, ``to_act``, and ``rewards``, ``returns``, ``lengths``,
+        ``done``, ``over`` cleared; ``chance`` counts the deal."""
+        raise NotImplementedError
+
+    def _step(self, actions: NDArray[np.int64], autoreset: bool) -> None:
+        """One decision in every row that is not ``over``, with the bookkeeping of
+        the module docstring; with ``autoreset``, a row whose game ends is dealt a
+        new game in the same call (``done`` set, ``final_*`` kept)."""
+        raise NotImplementedError
+
+    def _observe(self, seats: NDArray[np.int64], obs: NDArray[np.float32],
+                 masks: NDArray[np.int8]) -> None:
+        """Row ``i``'s observation of seat ``seats[i]`` into ``obs[i]`` (exactly the
+        AEC env's), and into ``masks[i]`` that seat's legal actions (all zero unless
+        the seat is to act in a game not over)."""
+        raise NotImplementedError
+
+    def _legal(self, masks: NDArray[np.int8]) -> None:
+        """The legal actions of the seat to act in every row into ``masks``; the
+        default goes through :meth:`_observe` (a game overrides it when masks alone
+        are cheaper)."""
+        self._observe(self.to_act, np.empty((self.num_games, self.obs_dim), np.float32), masks)
+
+    def export(self, i: int) -> Any:
+        """Game ``i`` as the reference engine's ``State``: the same position, from
+        which the AEC env observes and plays on exactly as the batched engine does.
+        Its public log holds only the recent events the observations read (the
+        batched engine keeps no full history)."""
+        raise NotImplementedError
+
+    def load(self, i: int, state: Any) -> None:
+        """Put the reference ``state`` (any reachable state of this config) into row
+        ``i``: its bookkeeping restarts (returns and length 0), and ``over`` is set
+        when the state's game has ended."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ the shared part
+
+    def seed(self, seed: int | None) -> None:
+        """Seed every row's generator (``None``: fresh entropy)."""
+        self.rng[:] = seed_states(seed, self.num_games)
+
+    def reset(self, seed: int | None = None, rows: NDArray[np.bool_] | None = None) -> None:
+        """Deal new games: in every row (seeding first when ``seed`` is given), or in
+        the rows of the boolean mask ``rows`` from their generators as they are."""
+        if seed is not None:
+            self.seed(seed)
+        if rows is None:
+            rows = np.ones(self.num_games, np.bool_)
+        else:
+            rows = np.asarray(rows, np.bool_)
+            if rows.shape != (self.num_games,):
+                raise ValueError(f"rows must be a boolean mask of shape ({self.num_games},), "
+                                 f"got shape {rows.shape}")
+        self._deal(rows)
+
+    def step(self, actions: NDArray[np.int64], autoreset: bool = True) -> None:
+        """One decision per row: ``actions[i]`` for the seat ``to_act[i]`` (legal;
+        ignored in rows that are ``over``). A negative action leaves its row as it
+        is (no move, zero rewards, not ``done``), so that callers can move a subset
+        of the rows."""
+        actions = np.ascontiguousarray(actions, np.int64)
+        if actions.shape != (self.num_games,):
+            raise ValueError(f"actions must have shape ({self.num_games},), got {actions.shape}")
+        hold = actions < 0
+        if not hold.any():
+            self._step(actions, bool(autoreset))
+            return
+        over = self.over.copy()
+        self.over |= hold
+        self._step(np.where(hold, 0, actions), False)
+        self.over[hold] = over[hold]
+        self.rewards[hold] = 0.0
+        self.done[hold] = False
+        ended = self.done & ~hold
+        if autoreset and ended.any():
+            rewards = self.rewards[ended]
+            self._deal(ended)
+            self.rewards[ended] = rewards
+            self.done[ended] = True
+
+    def observe(self, seats: NDArray[np.int64] | None = None,
+                obs: NDArray[np.float32] | None = None,
+                masks: NDArray[np.int8] | None = None,
+                ) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+        """Observations ``[N, D]`` and masks ``[N, A]`` of ``seats`` (default: the
+        seat to act in each row), written into ``obs`` and ``masks`` when given."""
+        n = self.num_games
+        seats = self.to_act if seats is None else np.ascontiguousarray(seats, np.int64)
+        if seats.shape != (n,) or (seats < 0).any() or (seats >= self.num_players).any():
+            raise ValueError(f"seats must be {n} seat numbers in 0..{self.num_players - 1}")
+        if obs is None:
+            obs = np.empty((n, self.obs_dim), np.float32)
+        if masks is None:
+            masks = np.empty((n, self.num_actions), np.int8)
+        self._observe(seats, obs, masks)
+        return obs, masks
+
+    def legal_masks(self, masks: NDArray[np.int8] | None = None) -> NDArray[np.int8]:
+        """The legal actions ``[N, A]`` of the seat to act in every row."""
+        if masks is None:
+            masks = np.empty((self.num_games, self.num_actions), np.int8)
+        self._legal(masks)
+        return masks
+
+    def random_actions(self, masks: NDArray[np.int8],
+                       out: NDArray[np.int64] | None = None) -> NDArray[np.int64]:
+        """A uniformly random legal action per row, drawn from the rows' generators
+        (``-1`` where no action is legal)."""
+        if out is None:
+            out = np.empty(self.num_games, np.int64)
+        random_actions(masks, self.rng, out)
+        return out
+
+    def playout(self, max_steps: int | None = None) -> NDArray[np.float32]:
+        """Random legal play in every row that is not ``over`` until its game ends
+        (no automatic reset); returns ``returns`` (the rewards since the rows were
+        dealt or loaded). ``RuntimeError`` past ``max_steps`` (default: the game's)."""
+        limit = self.game.max_steps if max_steps is None else max_steps
+        masks = np.empty((self.num_games, self.num_actions), np.int8)
+        actions = np.empty(self.num_games, np.int64)
+        for _ in range(limit):
+            if self.over.all():
+                return self.returns
+            self._legal(masks)
+            random_actions(masks, self.rng, actions)
+            self._step(actions, False)
+        raise RuntimeError(f"{self.game.title}: a playout did not end within {limit} steps")

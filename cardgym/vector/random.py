@@ -1,0 +1,88 @@
+"""Random numbers inside the batched kernels: one small generator per game.
+
+Each game (row) of a batched engine has its own 64-bit generator state, advanced by
+SplitMix64, so that a row's games depend on the seed and the row alone, not on the
+batch size or on the other rows. :func:`seed_states` derives the states from a seed
+through numpy's ``SeedSequence``; the kernels draw with :func:`next_u64`,
+:func:`below` and :func:`shuffle`.
+
+These streams are not numpy's ``PCG64`` streams, so a batched engine does not deal
+the same cards as the reference engine for the same seed; engines give
+``load(i, state)`` and ``export(i)`` to move a game between the two.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cardgym.vector._numba import njit, njit_parallel, prange
+
+__all__ = ["below", "next_u64", "random_actions", "seed_states", "shuffle"]
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S27 = np.uint64(27)
+_S30 = np.uint64(30)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+
+
+def seed_states(seed: int | None, num_games: int) -> NDArray[np.uint64]:
+    """One generator state per game from ``seed`` (fresh entropy for ``None``).
+
+    Row ``i``'s state is the same for every batch size of at least ``i + 1``.
+    """
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    return np.random.SeedSequence(seed).generate_state(num_games, np.uint64).astype(np.uint64)
+
+
+@njit
+def next_u64(states: NDArray[np.uint64], row: int) -> np.uint64:
+    """The next 64 random bits of row ``row``'s generator (SplitMix64)."""
+    z = states[row] + _GOLDEN
+    states[row] = z
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@njit
+def below(states: NDArray[np.uint64], row: int, n: int) -> int:
+    """A uniform integer in ``0..n-1`` from row ``row``'s generator (``n`` >= 1,
+    below 2**32; the multiply-shift bias is under ``n / 2**32``)."""
+    high = next_u64(states, row) >> _S32
+    return int((high * np.uint64(n)) >> _S32)
+
+
+@njit
+def shuffle(values: NDArray[np.int8], count: int, states: NDArray[np.uint64], row: int) -> None:
+    """Shuffle ``values[:count]`` in place (Fisher-Yates) with row ``row``'s generator."""
+    for k in range(count - 1, 0, -1):
+        j = below(states, row, k + 1)
+        values[k], values[j] = values[j], values[k]
+
+
+@njit_parallel
+def random_actions(masks: NDArray[np.int8], states: NDArray[np.uint64],
+                   out: NDArray[np.int64]) -> None:
+    """For every row, a uniformly random legal action (a set entry of ``masks[row]``)
+    drawn with the row's generator into ``out[row]``; ``-1`` where none is legal."""
+    rows, width = masks.shape
+    for row in prange(rows):
+        count = 0
+        for a in range(width):
+            count += masks[row, a] != 0
+        if count == 0:
+            out[row] = -1
+            continue
+        pick = below(states, row, count)
+        for a in range(width):
+            if masks[row, a] != 0:
+                if pick == 0:
+                    out[row] = a
+                    break
+                pick -= 1
