@@ -18,6 +18,7 @@ the length ``l`` in decisions of all seats), as SB3's ``Monitor`` writes it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -86,6 +87,8 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
         self._learner_obs = np.zeros((num_envs, engine.obs_dim), np.float32)
         self._learner_masks = np.zeros((num_envs, engine.num_actions), np.int8)
         self._actions: NDArray[np.int64] | None = None
+        #: Seconds spent in the batched engine and in the opponents' policies.
+        self.timers = {"engine": 0.0, "opponents": 0.0}
 
     # ------------------------------------------------------------ the VecEnv API
 
@@ -116,7 +119,9 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
             raise ValueError(f"game {bad}: the learner's action {int(actions[bad])} is not legal "
                              f"({wrong.sum()} games with an illegal action)")
         engine = self.engine
+        started = time.perf_counter()
         engine.step(actions)
+        self.timers["engine"] += time.perf_counter() - started
         rewards = engine.rewards[self._rows, self.learner].astype(np.float64)
         dones = engine.done.copy()
         infos: list[dict[str, Any]] = [{} for _ in self._rows]
@@ -214,13 +219,18 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
             waiting = owner >= 0
             if not waiting.any():
                 return
+            started = time.perf_counter()
             engine.observe(None, self._obs, self._masks)
             actions[:] = -1
+            middle = time.perf_counter()
             for index in np.unique(owner[waiting]).tolist():
                 chosen = owner == index
                 actions[chosen] = act_batch(self._policies[index], self._obs[chosen],
                                             self._masks[chosen], self._rng)
+            end = time.perf_counter()
             engine.step(actions)
+            self.timers["opponents"] += end - middle
+            self.timers["engine"] += middle - started + time.perf_counter() - end
             # Rewards after the learner's game ended belong to the next game, before its
             # first decision: dropped, as the single-agent env drops them.
             got = engine.rewards[self._rows, self.learner]
@@ -235,4 +245,6 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
                            f"within {self.game.max_steps} moves")
 
     def _learner_view(self) -> None:
+        started = time.perf_counter()
         self.engine.observe(self.learner, self._learner_obs, self._learner_masks)
+        self.timers["engine"] += time.perf_counter() - started

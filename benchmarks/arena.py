@@ -52,6 +52,7 @@ import numpy as np
 
 from agents.arguments import add_trust_argument, trusted_specs
 from agents.evaluate import AgentSpec, EvalRequest, EvalResult, agent_label, evaluate_many
+from agents.evaluate.batched import can_batch
 from agents.outcomes import has_rounds
 from benchmarks.arena_report import (
     RESULTS,
@@ -181,7 +182,7 @@ def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[Agent
               games: int, seed: int = 0, workers: int = 2, match_length: int = 1,
               options: Mapping[str, Any] | None = None,
               show_progress: bool = False,
-              record_dir: str | None = None) -> list[SettingResult]:
+              record_dir: str | None = None, vector: bool = False) -> list[SettingResult]:
     """Play the arena at every (game, player count) of ``settings`` on one process pool.
 
     Args:
@@ -198,6 +199,9 @@ def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[Agent
             it is a terminal).
         record_dir: a folder to write every game's record into, one subfolder per
             pairing (:func:`pairing_folder`).
+        vector: play each pairing whose agents all act from observations on the
+            game's batched engine (:mod:`agents.evaluate.batched`; other deals than
+            the AEC env's for the same seed); the others on the AEC env.
 
     Raises:
         ValueError: fewer than two agents, repeated labels, a bad size or match
@@ -224,10 +228,12 @@ def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[Agent
         for first, second in pairs:
             folder = None if record_dir is None else str(
                 pairing_folder(record_dir, entry, count, labels[first], labels[second]))
+            pair = [agents[first], agents[second]]
             requests.append(EvalRequest(
-                entry, count, [agents[first], agents[second]], games,
+                entry, count, pair, games,
                 pairing_seed(seed, entry, count, labels[first], labels[second]),
-                options, length, folder))
+                options, length, folder,
+                vector=vector and can_batch(entry, pair, length, folder)))
     with Progress(games * len(requests), "arena", "game", enabled=show_progress) as bar:
         results = evaluate_many(requests, workers, bar.update)
     out = []
@@ -286,6 +292,9 @@ class ArenaArgs:
     record: str | None = field(default=None, metadata={
         "help": "directory to write a game record of every game into (one folder per "
                 "setting and pairing); cardgym replay plays one back"})
+    vector: bool = field(default=False, metadata={
+        "help": "play the pairings whose agents all act from observations (random, "
+                "baseline, model:PATH) on the game's batched engine, in this process"})
     write_readme: bool = field(default=False, metadata={
         "help": "rewrite README.md's tables from the results in --output (default "
                 "benchmarks/results)"})
@@ -328,6 +337,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", default=None, metavar="DIR", help=help_of("output"))
     parser.add_argument("--update-cards", action="store_true", help=help_of("update_cards"))
     parser.add_argument("--record", default=None, metavar="DIR", help=help_of("record"))
+    parser.add_argument("--vector", action="store_true", help=help_of("vector"))
     add_progress_argument(parser)
     parser.add_argument("--write-readme", action="store_true", help=help_of("write_readme"))
     add_trust_argument(parser)
@@ -340,7 +350,7 @@ def args_from_namespace(namespace: argparse.Namespace) -> ArenaArgs:
                      match_length=namespace.match_length, seed=namespace.seed,
                      workers=namespace.workers, output=namespace.output,
                      update_cards=namespace.update_cards, write_readme=namespace.write_readme,
-                     record=namespace.record)
+                     record=namespace.record, vector=namespace.vector)
 
 
 def command_line(args: ArenaArgs) -> str:
@@ -352,6 +362,8 @@ def command_line(args: ArenaArgs) -> str:
         words.append("--players " + " ".join(map(str, args.players)))
     words += ["--agents " + " ".join(args.agents), f"--games {args.games}",
               f"--match-length {args.match_length}", f"--seed {args.seed}"]
+    if args.vector:
+        words.append("--vector")
     return " ".join(words)
 
 
@@ -368,7 +380,7 @@ def run(namespace: argparse.Namespace, out: TextIO) -> int:
         results = run_arena(settings, args.agents, args.games, args.seed, args.workers,
                             args.match_length,
                             show_progress=not getattr(namespace, "no_progress", False),
-                            record_dir=args.record)
+                            record_dir=args.record, vector=args.vector)
     except ImportError as error:
         raise UsageError(f"an agent is not available: {error}") from None
     except ValueError as error:  # AgentSpecError, ModelError, a bad size

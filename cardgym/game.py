@@ -271,13 +271,15 @@ class Game:
             raise ValueError(f"{self.title} has no parallel environment")
         return load(self.parallel_entry_point)(**kwargs)
 
-    def make_batched(self, num_games: int, num_players: int, **options: Any) -> Any:
-        """The batched engine of ``num_games`` games with these options;
-        ``ValueError`` when the game has none (:mod:`cardgym.vector`)."""
+    def make_batched(self, num_games: int, num_players: int, threads: int = 1,
+                     **options: Any) -> Any:
+        """The batched engine of ``num_games`` games with these options, its kernels
+        on ``threads`` threads; ``ValueError`` when the game has none
+        (:mod:`cardgym.vector`)."""
         if self.batched is None:
             raise ValueError(f"{self.title} has no batched engine")
         config = self.make_config(num_players, **options)
-        return load(self.batched)(config, num_games)
+        return load(self.batched)(config, num_games, threads)
 
     def option_defaults(self) -> dict[str, Any]:
         """Every rule option with its default (the ``Config`` fields less

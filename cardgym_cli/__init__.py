@@ -60,14 +60,19 @@ __all__ = ["COMMANDS", "Command", "build_parser", "main"]
 
 
 def _configure_bench(parser: argparse.ArgumentParser) -> None:
-    from benchmarks import throughput
+    from benchmarks import throughput, vector_throughput
 
     throughput.add_arguments(parser)
+    vector_throughput.add_arguments(parser)
 
 
 def _run_bench(args: argparse.Namespace, out: TextIO) -> int:
-    from benchmarks import throughput
+    from benchmarks import throughput, vector_throughput
 
+    if args.vector:
+        return vector_throughput.run_namespace(args, out)
+    if args.memory or args.train or args.batch_sizes != list(vector_throughput.BATCH_SIZES):
+        raise UsageError("--batch-sizes, --memory and --train go with --vector")
     return throughput.run_namespace(args, out)
 
 
@@ -97,6 +102,11 @@ def _configure_eval(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", default=None, metavar="DIR",
                         help="write a game record of every game into DIR (game-NNNNN.json); "
                              "cardgym replay plays one back")
+    parser.add_argument("--vector", action="store_true",
+                        help="play every game at once on the game's batched engine "
+                             "(cardgym.vector), in this process: agents that act from "
+                             "observations only (random, heuristic, baseline, model:PATH); "
+                             "other deals than the AEC env's for the same seed")
 
 
 def _run_eval(args: argparse.Namespace, out: TextIO) -> int:
@@ -108,12 +118,20 @@ def _run_eval(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--agents: {agent_count_rule(count)}, not {len(args.agents)}")
     args.agents = trusted_specs(args.agents, getattr(args, "trust_pickle", False))
     check_specs(args.agents, game, count, options)
+    if args.vector:
+        from agents.evaluate.batched import can_batch
+
+        if not can_batch(game, args.agents, 1, args.record):
+            raise UsageError(
+                f"--vector plays {game.title} on its batched engine, which needs one, agents "
+                "that act from observations (not ismcts) and no --record"
+                + ("" if game.batched is not None else f": {game.title} has none yet"))
     print(f"eval: {short_name(game.env_id)}, {count} players, {args.games} games, "
           f"{args.workers} worker(s) ...", file=sys.stderr)
     with Progress(args.games, "eval", "game", enabled=not args.no_progress) as bar:
         result = evaluate(game, count, args.agents, games=args.games, seed=args.seed,
                           workers=args.workers, options=options, progress=bar.update,
-                          record_dir=args.record)
+                          record_dir=args.record, vector=args.vector)
     print(format_eval(result), file=out)
     if args.record is not None:
         print(f"wrote {args.games * result.match_length} game records to {args.record}",

@@ -34,6 +34,7 @@ class EvalRequest:
     options: Mapping[str, Any] | None = None
     match_length: int = 1
     record_dir: str | None = None
+    vector: bool = False
 
 
 class _Checked(NamedTuple):
@@ -50,7 +51,7 @@ def evaluate(game: Game | str, num_players: int, agent_specs: Sequence[AgentSpec
              games: int, seed: int = 0, workers: int = 2,
              options: Mapping[str, Any] | None = None, match_length: int = 1,
              progress: Callable[[int], None] | None = None,
-             record_dir: str | None = None) -> EvalResult:
+             record_dir: str | None = None, vector: bool = False) -> EvalResult:
     """Play ``games`` seeded games and count who won.
 
     Args:
@@ -70,6 +71,9 @@ def evaluate(game: Game | str, num_players: int, agent_specs: Sequence[AgentSpec
         record_dir: a folder to write a game record (:mod:`cardgym.records`) of
             every game into, ``game-NNNNN.json`` by game number (with ``-K`` for game
             K of a best-of-N match); ``cardgym replay`` plays one back.
+        vector: play the games on the game's batched engine, all in this process
+            (:mod:`agents.evaluate.batched`): every agent must act from observations;
+            the deals differ from the AEC env's for the same seed.
 
     Raises:
         ValueError: a bad size, seat count, agent count or match length;
@@ -77,7 +81,7 @@ def evaluate(game: Game | str, num_players: int, agent_specs: Sequence[AgentSpec
             (both ``ValueError``).
     """
     request = EvalRequest(game, num_players, agent_specs, games, seed, options, match_length,
-                          record_dir)
+                          record_dir, vector)
     return evaluate_many([request], workers, progress)[0]
 
 
@@ -95,10 +99,24 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
         return []
     checked = [_check(request) for request in requests]
     start = time.perf_counter()
-    batches, owner = _batches(requests, checked, workers)
+    batches, owner = _batches([r for r in requests if not r.vector],
+                              [c for r, c in zip(requests, checked, strict=True) if not r.vector],
+                              workers)
+    aec = [number for number, request in enumerate(requests) if not request.vector]
+    owner = [aec[number] for number in owner]
     records: list[list[GameOutcome]] = [[] for _ in requests]
-    for number, batch, found in zip(owner, batches,
-                                    run_in_processes(play_games, batches, workers), strict=True):
+    for number, (request, table) in enumerate(zip(requests, checked, strict=True)):
+        if request.vector:
+            from agents.evaluate.batched import play_batched
+
+            records[number] = play_batched(
+                table.game, request.num_players,
+                build_policies(table.specs, table.game, request.num_players, table.options),
+                table.spec_of_agent, request.seed, table.options, request.games)
+            if progress is not None:
+                progress(request.games)
+    played = run_in_processes(play_games, batches, workers) if batches else []
+    for number, batch, found in zip(owner, batches, played, strict=True):
         records[number].extend(found)
         if progress is not None:
             progress(len(batch.indices))
@@ -117,6 +135,8 @@ def _batches(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
              workers: int) -> tuple[list[Batch], list[int]]:
     """The batches of every run, and the request each belongs to."""
     # About four batches per worker in all: each batch builds its policies (loads models) once.
+    if not requests:
+        return [], []
     pieces = max(1, -(-workers * 4 // len(requests)))
     batches: list[Batch] = []
     owner: list[int] = []
@@ -151,5 +171,11 @@ def _check(request: EvalRequest) -> _Checked:
     specs = list(request.agent_specs)
     spec_of_agent = spec_indices(specs, request.num_players)
     # Fail here, not in a worker, on a spec that names no agent.
-    build_policies(specs, entry, request.num_players, rule_options)
+    policies = build_policies(specs, entry, request.num_players, rule_options)
+    if request.vector:
+        from agents.evaluate.batched import batched_refusal
+
+        reason = batched_refusal(entry, policies, request.match_length, request.record_dir)
+        if reason is not None:
+            raise ValueError(f"cannot evaluate on the batched engine: {reason}")
     return _Checked(entry, rule_options, specs, spec_of_agent)

@@ -56,7 +56,11 @@ Settings (spec ``ismcts:key=value,...``; see :func:`parse_settings`):
   only, with both on whichever comes first. A clock makes the choice depend on the
   machine's speed: only iteration budgets are reproducible;
 - ``c`` (default 0.7): the exploration constant, for rewards in ``[0, 1]``;
-- ``rollout`` (default ``random``): ``random`` or ``heuristic``;
+- ``rollout`` (default ``random``): ``random``, ``heuristic``, or ``batched``:
+  ``playouts`` (default 16) random playouts of the determinisation at once on the
+  game's batched engine (:mod:`cardgym.vector`), valued by their mean return; they
+  play to the end of the game, so a match of rounds needs ``horizon=game`` with it
+  (and rewards at the end of the match);
 - ``prior`` (default ``heuristic``) and ``w`` (default 1): the progressive bias;
   ``prior=none`` for plain UCB;
 - ``horizon`` (default ``round``): ``round`` or ``game`` (matters in Power Hungry

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.engines import Engine, engine_for
-from agents.ismcts.rollout import MaskArrays, Playouts, Prior
+from agents.ismcts.rollout import BatchedPlayouts, MaskArrays, Playouts, Prior
 from agents.ismcts.search import Search
 from agents.ismcts.settings import IsmctsSettings, SettingsError
 from agents.ismcts.tree import Node
@@ -49,12 +49,32 @@ class IsmctsPolicy:
                                   arrays)
         self._prior = (Prior(self.engine, heuristic, arrays)
                        if self.settings.prior == "heuristic" else None)
+        self._batched = self._batched_engine() if self.settings.rollout == "batched" else None
         self._root_base = 0
         #: Iterations run by the latest search (0 when the move was forced).
         self.last_iterations = 0
         #: Roots of the latest search's trees: one per seat (``tree=multi`` in a game
         #: with hidden moves), else the searching seat's alone.
         self.last_trees: list[Node] = []
+
+    def _batched_engine(self) -> Any:
+        """The game's batched engine with a row per playout (``rollout=batched``)."""
+        game = self.engine.game
+        if game.batched is None:
+            from cardgym.vector import batched_games
+
+            having = ", ".join(g.name for g in batched_games()) or "none"
+            raise SettingsError(f"{game.title} has no batched engine for rollout=batched; "
+                                f"games with one: {having}")
+        if game.rounds is not None:
+            if game.rounds.tokens_to_win(self.engine.config) is None:
+                raise SettingsError("rollout=batched values a playout by the rewards to the "
+                                    "end of the game; with rewards per round use "
+                                    "rollout=random")
+            if self.settings.horizon == "round":
+                raise SettingsError("rollout=batched plays to the end of the game: use it with "
+                                    "horizon=game")
+        return game.make_batched(self.settings.playouts, self.num_players, **self.options)
 
     def _heuristic(self) -> Any:
         game = self.engine.game
@@ -107,7 +127,9 @@ class IsmctsPolicy:
 
     def search(self, state: Any, seat: int, rng: np.random.Generator) -> Node:
         """Run the search from ``state`` for ``seat``; returns the root of its tree."""
-        search = Search(self.engine, self.settings, self._playouts, self._prior)
+        batched = (BatchedPlayouts(self._batched, int(rng.integers(2**63)))
+                   if self._batched is not None else None)
+        search = Search(self.engine, self.settings, self._playouts, self._prior, batched)
         root = search.run(state, seat, rng)
         self._root_base = search.root_base
         self.last_iterations = search.iterations

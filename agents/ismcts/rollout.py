@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from agents.engines import Engine
 from cardgym.aec import mask_to_array
 
-__all__ = ["MaskArrays", "Playouts", "Prior"]
+__all__ = ["BatchedPlayouts", "MaskArrays", "Playouts", "Prior"]
 
 
 class MaskArrays:
@@ -99,6 +99,30 @@ class Playouts:
                 array = add(mask)
             seat = to_act(state)
             apply(state, policy.act(observe(state, seat), array, rng), rng)
+
+
+class BatchedPlayouts:
+    """Many random playouts of one determinisation at once, on the game's batched
+    engine (:mod:`cardgym.vector`): the value of an iteration is their mean return.
+
+    Args:
+        batched: the game's batched engine with one row per playout.
+        seed: seeds the rows' generators (from the search's generator, so that the
+            search stays a function of its generator).
+    """
+
+    def __init__(self, batched: Any, seed: int) -> None:
+        self.batched = batched
+        batched.seed(seed)
+
+    def value(self, state: Any) -> list[float]:
+        """The mean returns per seat of ``batched.num_games`` random playouts from
+        ``state`` to the end of the game (the rewards collected from ``state`` on,
+        which are the game's returns for a game rewarded at its end)."""
+        batched = self.batched
+        batched.fill(state)
+        returns = batched.playout()
+        return [float(x) for x in returns.mean(axis=0)]
 
 
 class Prior:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from agents.engines import Engine
-from agents.ismcts.rollout import Playouts, Prior
+from agents.ismcts.rollout import BatchedPlayouts, Playouts, Prior
 from agents.ismcts.settings import IsmctsSettings
 from agents.ismcts.tree import Node, backup, expand, follow, select
 
@@ -45,10 +45,11 @@ class Search:
     """
 
     def __init__(self, engine: Engine, settings: IsmctsSettings, playouts: Playouts,
-                 prior: Prior | None) -> None:
+                 prior: Prior | None, batched: BatchedPlayouts | None = None) -> None:
         self.engine = engine
         self.settings = settings
         self.playouts = playouts
+        self.batched = batched
         self.prior = prior
         self._apply, self._is_over, self._to_act = engine.apply, engine.is_over, engine.to_act
         self._legal_mask, self._indices = engine.legal_mask, engine.indices
@@ -161,6 +162,8 @@ class Search:
         or of the round being searched (then valued by the engine's ``round_value``)."""
         if self._is_over(sim):
             return self._returns(sim)
+        if self.batched is not None:
+            return self.batched.value(sim)
         if self._round_of is not None:
             if self._round_of(sim) == self._in_round:
                 self.playouts.to_round_end(sim, self._in_round, rng)  # type: ignore[arg-type]

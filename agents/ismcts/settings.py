@@ -12,16 +12,18 @@ from typing import Any
 __all__ = ["HORIZONS", "PRIORS", "ROLLOUTS", "SPLITS", "TREES", "IsmctsSettings",
            "SettingsError", "parse_settings"]
 
-ROLLOUTS = ("random", "heuristic")
+ROLLOUTS = ("random", "heuristic", "batched")
 PRIORS = ("none", "heuristic")
 HORIZONS = ("round", "game")
 TREES = ("multi", "single")
 SPLITS = ("private", "none")
 _CHOICES = {"rollout": ROLLOUTS, "prior": PRIORS, "horizon": HORIZONS, "tree": TREES,
             "split": SPLITS}
-_KEYS = ("iterations", "time", "c", "rollout", "prior", "w", "horizon", "tree", "split")
+_KEYS = ("iterations", "time", "c", "rollout", "playouts", "prior", "w", "horizon", "tree",
+         "split")
 _USAGE = ("ismcts settings are key=value pairs separated by commas: iterations=N (N >= 1), "
-          "time=SECONDS (> 0), c=X (>= 0), rollout=random|heuristic, prior=none|heuristic, "
+          "time=SECONDS (> 0), c=X (>= 0), rollout=random|heuristic|batched, playouts=K (K >= 1, "
+          "with rollout=batched), prior=none|heuristic, "
           "w=X (>= 0), horizon=round|game, tree=multi|single, split=private|none; "
           "e.g. ismcts:iterations=200,c=0.7,prior=none")
 
@@ -38,7 +40,10 @@ class IsmctsSettings:
         iterations: iterations per move, or ``None`` for the time budget alone.
         time: seconds per move, or ``None`` for the iteration budget alone.
         c: the UCB exploration constant (rewards scaled into ``[0, 1]``).
-        rollout: ``"random"`` or ``"heuristic"``.
+        rollout: ``"random"``, ``"heuristic"`` or ``"batched"`` (``playouts`` random
+            playouts at once on the game's batched engine, their mean returns the
+            value; to the end of the game: with ``horizon=game`` in a match of rounds).
+        playouts: playouts per iteration with ``rollout=batched``.
         prior: ``"heuristic"``: the game's heuristic policy suggests one action at
             each tree node, tried first and favoured by a progressive bias
             ``w / (visits + 1)``; ``"none"``: plain UCB.
@@ -59,6 +64,7 @@ class IsmctsSettings:
     time: float | None = None
     c: float = 0.7
     rollout: str = "random"
+    playouts: int = 16
     prior: str = "heuristic"
     w: float = 1.0
     horizon: str = "round"
@@ -75,6 +81,10 @@ class IsmctsSettings:
                                 f"{self.iterations!r}")
         if self.time is not None and not (math.isfinite(self.time) and self.time > 0):
             raise SettingsError(f"ismcts time must be a number of seconds > 0, got {self.time!r}")
+        if isinstance(self.playouts, bool) or not isinstance(self.playouts, int) \
+                or self.playouts < 1:
+            raise SettingsError(f"ismcts playouts must be an integer >= 1, got "
+                                f"{self.playouts!r}")
         if not (math.isfinite(self.c) and self.c >= 0):
             raise SettingsError(f"ismcts c must be a number >= 0, got {self.c!r}")
         if not (math.isfinite(self.w) and self.w >= 0):
@@ -91,11 +101,22 @@ class IsmctsSettings:
             parts.append(f"iterations={self.iterations}")
         if self.time is not None:
             parts.append(f"time={self.time:g}")
-        parts += [f"c={self.c:g}", f"rollout={self.rollout}", f"prior={self.prior}"]
+        parts += [f"c={self.c:g}", f"rollout={self.rollout}"]
+        if self.rollout == "batched":
+            parts.append(f"playouts={self.playouts}")
+        parts.append(f"prior={self.prior}")
         if self.prior != "none":
             parts.append(f"w={self.w:g}")
         parts += [f"horizon={self.horizon}", f"tree={self.tree}", f"split={self.split}"]
         return "ismcts:" + ",".join(parts)
+
+
+def _integer(values: dict[str, str], key: str) -> int:
+    try:
+        return int(values[key])
+    except ValueError:
+        raise SettingsError(f"ismcts {key} must be an integer >= 1, got "
+                            f"{values[key]!r}") from None
 
 
 def parse_settings(argument: str) -> IsmctsSettings:
@@ -124,13 +145,13 @@ def parse_settings(argument: str) -> IsmctsSettings:
         values[key] = raw
     kwargs: dict[str, Any] = {}
     if "iterations" in values:
-        try:
-            kwargs["iterations"] = int(values["iterations"])
-        except ValueError:
-            raise SettingsError(f"ismcts iterations must be an integer >= 1, got "
-                                f"{values['iterations']!r}") from None
+        kwargs["iterations"] = _integer(values, "iterations")
     elif "time" in values:
         kwargs["iterations"] = None
+    if "playouts" in values:
+        if values.get("rollout") != "batched":
+            raise SettingsError("ismcts playouts=K goes with rollout=batched")
+        kwargs["playouts"] = _integer(values, "playouts")
     for key in ("time", "c", "w"):
         if key in values:
             try:

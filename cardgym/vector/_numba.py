@@ -19,5 +19,7 @@ njit = numba.njit(cache=True, nogil=True)
 #: The same, for kernels that loop over the games with ``numba.prange``.
 njit_parallel = numba.njit(cache=True, nogil=True, parallel=True)
 prange = numba.prange
+#: The most threads a kernel may use on this machine (numba's NUMBA_NUM_THREADS).
+MAX_THREADS: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
 
-__all__ = ["njit", "njit_parallel", "numba", "prange"]
+__all__ = ["MAX_THREADS", "njit", "njit_parallel", "numba", "prange"]

@@ -40,13 +40,22 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.game import Game
+from cardgym.vector._numba import MAX_THREADS, numba
 from cardgym.vector.random import random_actions, seed_states
 
 __all__ = ["BatchedEngine"]
 
+_BOOKKEEPING = ("to_act", "rewards", "returns", "lengths", "done", "over", "final_returns",
+                "final_lengths", "chance")
+
 
 class BatchedEngine:
     """``num_games`` games of one game with one rule set (``config``), as arrays.
+
+    ``threads`` (default 1) spreads the rows over that many threads: worth it for
+    large batches on an otherwise idle machine; with other busy processes on the
+    same cores (test workers, subprocess envs) threads wait on each other, so one
+    thread per process is the default.
 
     Steps take one action per row for the seat in ``to_act``; actions must be legal
     (the vector env checks them, see :class:`cardgym.vector.VectorEnv`). Rows are
@@ -56,10 +65,16 @@ class BatchedEngine:
     #: The game this engine plays (set by the subclass).
     game: ClassVar[Game]
 
-    def __init__(self, config: Any, num_games: int) -> None:
+    def __init__(self, config: Any, num_games: int, threads: int = 1) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
                 or num_games < 1:
             raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
+                or not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1..{MAX_THREADS} (this "
+                             f"machine's cores), got {threads!r}")
+        #: Threads the kernels spread the rows over (numba's parallel loops).
+        self.threads = int(threads)
         layout = self.game.layout(config)
         self.config = config
         self.layout = layout
@@ -77,12 +92,20 @@ class BatchedEngine:
         self.final_returns = np.zeros((n, p), np.float32)
         self.final_lengths = np.zeros(n, np.int64)
         self.chance = np.zeros(n, np.int64)
+        known = set(vars(self))
         self._allocate()
+        #: Every per-row array (the game's and the bookkeeping), by name, the
+        #: generators' states excepted: what :meth:`fill` copies.
+        self.row_arrays = {
+            name: value for name, value in vars(self).items()
+            if isinstance(value, np.ndarray) and value.ndim >= 1 and value.shape[0] == n
+            and name != "rng" and (name not in known or name in _BOOKKEEPING)}
 
     # ------------------------------------------------------------ the game's part
 
     def _allocate(self) -> None:
-        """Allocate the game's own state arrays (one row per game)."""
+        """Allocate the game's own state arrays: every array it sets as an attribute
+        with ``num_games`` rows is per-row game state (:meth:`fill` copies it)."""
         raise NotImplementedError
 
     def _deal(self, rows: NDArray[np.bool_]) -> None:
@@ -125,6 +148,11 @@ class BatchedEngine:
 
     # ------------------------------------------------------------ the shared part
 
+    def _threads(self) -> None:
+        """Run the kernels on ``threads`` threads (a setting of the calling thread)."""
+        if numba.get_num_threads() != self.threads:
+            numba.set_num_threads(self.threads)
+
     def seed(self, seed: int | None) -> None:
         """Seed every row's generator (``None``: fresh entropy)."""
         self.rng[:] = seed_states(seed, self.num_games)
@@ -132,6 +160,7 @@ class BatchedEngine:
     def reset(self, seed: int | None = None, rows: NDArray[np.bool_] | None = None) -> None:
         """Deal new games: in every row (seeding first when ``seed`` is given), or in
         the rows of the boolean mask ``rows`` from their generators as they are."""
+        self._threads()
         if seed is not None:
             self.seed(seed)
         if rows is None:
@@ -151,6 +180,7 @@ class BatchedEngine:
         actions = np.ascontiguousarray(actions, np.int64)
         if actions.shape != (self.num_games,):
             raise ValueError(f"actions must have shape ({self.num_games},), got {actions.shape}")
+        self._threads()
         hold = actions < 0
         if not hold.any():
             self._step(actions, bool(autoreset))
@@ -182,6 +212,7 @@ class BatchedEngine:
             obs = np.empty((n, self.obs_dim), np.float32)
         if masks is None:
             masks = np.empty((n, self.num_actions), np.int8)
+        self._threads()
         self._observe(seats, obs, masks)
         return obs, masks
 
@@ -189,6 +220,7 @@ class BatchedEngine:
         """The legal actions ``[N, A]`` of the seat to act in every row."""
         if masks is None:
             masks = np.empty((self.num_games, self.num_actions), np.int8)
+        self._threads()
         self._legal(masks)
         return masks
 
@@ -198,14 +230,23 @@ class BatchedEngine:
         (``-1`` where no action is legal)."""
         if out is None:
             out = np.empty(self.num_games, np.int64)
+        self._threads()
         random_actions(masks, self.rng, out)
         return out
+
+    def fill(self, state: Any) -> None:
+        """Put the reference ``state`` into every row (as :meth:`load`), each row
+        keeping its own generator: the start of ``num_games`` playouts."""
+        self.load(0, state)
+        for array in self.row_arrays.values():
+            array[1:] = array[0]
 
     def playout(self, max_steps: int | None = None) -> NDArray[np.float32]:
         """Random legal play in every row that is not ``over`` until its game ends
         (no automatic reset); returns ``returns`` (the rewards since the rows were
         dealt or loaded). ``RuntimeError`` past ``max_steps`` (default: the game's)."""
         limit = self.game.max_steps if max_steps is None else max_steps
+        self._threads()
         masks = np.empty((self.num_games, self.num_actions), np.int8)
         actions = np.empty(self.num_games, np.int64)
         for _ in range(limit):

@@ -50,10 +50,12 @@ def batched_games() -> tuple[Game, ...]:
 
 
 def make(env_id: str | Game, num_envs: int, num_players: int | None = None, *,
-         copy: bool = True, **options: Any) -> VectorEnv:
+         copy: bool = True, threads: int = 1, **options: Any) -> VectorEnv:
     """``num_envs`` games of ``env_id`` (``cardgym/NAME-vN``, or the game's short
     name) with ``num_players`` seats (default: the game's default) and rule
-    ``options`` (as the game's ``env()`` takes them).
+    ``options`` (as the game's ``env()`` takes them); the kernels run on ``threads``
+    threads (see :class:`~cardgym.vector.BatchedEngine`), the arrays returned are
+    copies unless ``copy=False``.
 
     Raises:
         ValueError: the game has no batched engine (the message lists those that
@@ -66,7 +68,7 @@ def make(env_id: str | Game, num_envs: int, num_players: int | None = None, *,
         raise ValueError(f"{game.title} has no batched engine yet; games with one: {having}")
     if num_players is None:
         num_players = _default_players(game)
-    return VectorEnv(game.make_batched(num_envs, num_players, **options), copy=copy)
+    return VectorEnv(game.make_batched(num_envs, num_players, threads, **options), copy=copy)
 
 
 def _default_players(game: Game) -> int:
