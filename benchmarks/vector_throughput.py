@@ -28,7 +28,7 @@ spread ``(max - min) / median``. Nothing here asserts on timings.
 
 ``--memory D`` plays D decisions at the largest batch size and reports the resident
 memory every 10% of the way. ``--train T`` trains MaskablePPO for T steps on the
-in-process path (8 single-agent envs) and with ``--vector`` at 8 and 64 games, the
+in-process path (8 single-agent envs) and with ``--vector`` at 8, 64 and 256 games, the
 same network and PPO settings (a rollout of 2,048 steps, batch 256, 4 epochs), and
 reports steps/s and where the time went (engine, opponents, rollout, update).
 """
@@ -339,7 +339,7 @@ def run_namespace(namespace: argparse.Namespace, out: TextIO | None = None) -> i
                  "engine s | opponents s |\n|---|---|---|---|---|---|---|---|\n")
         for name in games:
             base = None
-            for vector in (0, 8, 64):
+            for vector in (0, 8, 64, 256):
                 result = train_throughput(name, players, namespace.train, vector)
                 rate = result["steps_per_second"]
                 base = base or rate

@@ -53,6 +53,7 @@ GAME = Game(
     player_counts=(2, 3, 4, 5),
     env_entry_point="kakelaar_env.env:env",
     parallel_entry_point="kakelaar_env.parallel:parallel_env",
+    batched="kakelaar_env.batched:Engine",
     rules_page="docs/rules/karel_kakelaar.md",
     config=Config,
     option_values={

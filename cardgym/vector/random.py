@@ -72,14 +72,15 @@ def random_actions(masks: NDArray[np.int8], states: NDArray[np.uint64],
     """For every row, a uniformly random legal action (a set entry of ``masks[row]``)
     drawn with the row's generator into ``out[row]``; ``-1`` where none is legal."""
     rows, width = masks.shape
-    for row in prange(rows):
+    for index in prange(rows):
+        row = np.int64(index)  # prange indices are unsigned: one signature for below()
         count = 0
         for a in range(width):
             count += masks[row, a] != 0
         if count == 0:
             out[row] = -1
             continue
-        pick = below(states, row, count)
+        pick = below(states, row, np.int64(count))
         for a in range(width):
             if masks[row, a] != 0:
                 if pick == 0:

@@ -1,6 +1,6 @@
 """The vector env and the batched-engine base (cardgym.vector), on every game with a
 batched engine; the differential checks of each game's engine are in its own tests
-(tests/GAME/test_batched.py) and, for the example game, here."""
+(tests/GAME/test_batched.py) and, for the example game (Kuhn poker, the cheapest), here."""
 
 from __future__ import annotations
 

@@ -1,0 +1,82 @@
+"""The batched Karel Kakelaar engine: many games as rows of one byte matrix.
+
+Each game is a row of ``board`` (:mod:`kakelaar_env.batched.layout`); the rules run
+in compiled kernels (:mod:`kakelaar_env.batched.kernels`), one call per deal, step,
+observation and mask for every row at once. Observations and masks equal the AEC
+env's (``kakelaar_env.env``) bit for bit; :meth:`Engine.export` and
+:meth:`Engine.load` move a game to and from the reference engine's ``State``.
+
+All randomness is at the deal (the pile shuffled and trimmed, the tractor holder,
+the robot deck), so ``chance`` moves only when a row is dealt.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cardgym.game import Game
+from cardgym.vector.engine import BatchedEngine
+from kakelaar_env.batched.convert import from_state, to_state
+from kakelaar_env.batched.kernels import DEAL, STEP, STEP_AUTORESET, play_rows, view_rows
+from kakelaar_env.batched.layout import WIDTH
+from kakelaar_env.cards import HEN, NUM_HENS
+from kakelaar_env.game import GAME
+from kakelaar_env.state import GAME_OVER, Config, State
+
+__all__ = ["Engine"]
+
+
+class Engine(BatchedEngine):
+    """``num_games`` games of Karel Kakelaar with one rule set (see
+    :class:`~cardgym.vector.engine.BatchedEngine`)."""
+
+    game: ClassVar[Game] = GAME
+    config: Config
+
+    def _allocate(self) -> None:
+        config = self.config
+        self.board = np.zeros((self.num_games, WIDTH), np.int8)
+        # The 45 worms and mother hens in type order, shuffled at each deal.
+        self.pile = np.array([t for t, count in enumerate(config.worm_counts)
+                              for _ in range(count)] + [HEN] * NUM_HENS, np.int8)
+        self._reward = 1 if config.reward == "score_difference" else 0
+        self._final_tie = 1 if config.final_tie == "draw" else 0
+        # What the mask-only kernel call takes in place of observations (never written).
+        self._no_obs = np.empty((1, self.obs_dim), np.float32)
+
+    def _deal(self, rows: NDArray[np.bool_]) -> None:
+        self._play(rows.astype(np.int64), DEAL)
+
+    def _step(self, actions: NDArray[np.int64], autoreset: bool) -> None:
+        self._play(actions, STEP_AUTORESET if autoreset else STEP)
+
+    def _play(self, actions: NDArray[np.int64], mode: int) -> None:
+        play_rows(self.board, actions, mode, self.num_players, self.pile, self._reward,
+                  self._final_tie, self.to_act, self.rewards, self.returns, self.lengths,
+                  self.done, self.over, self.final_returns, self.final_lengths, self.chance,
+                  self.rng)
+
+    def _observe(self, seats: NDArray[np.int64], obs: NDArray[np.float32],
+                 masks: NDArray[np.int8]) -> None:
+        view_rows(self.board, seats, self.num_players, True, obs, masks)
+
+    def _legal(self, masks: NDArray[np.int8]) -> None:
+        view_rows(self.board, self.to_act, self.num_players, False, self._no_obs, masks)
+
+    def export(self, i: int) -> State:
+        return to_state(self.board[i], self.config)
+
+    def load(self, i: int, state: Any) -> None:
+        if not isinstance(state, State) or state.config != self.config:
+            raise ValueError(f"load takes a Karel Kakelaar State of this engine's rules "
+                             f"({self.config}), got {state!r}")
+        from_state(self.board[i], state)
+        self.to_act[i] = state.current
+        self.rewards[i] = 0.0
+        self.returns[i] = 0.0
+        self.lengths[i] = 0
+        self.done[i] = False
+        self.over[i] = state.phase == GAME_OVER
