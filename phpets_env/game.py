@@ -68,6 +68,7 @@ GAME = Game(
     player_counts=(2, 3, 4, 5, 6),
     env_entry_point="phpets_env.env:env",
     rules_page="docs/rules/power_hungry_pets.md",
+    batched="phpets_env.batched:Engine",
     config=Config,
     option_values={
         "robovac": ROBOVAC_OPTIONS,

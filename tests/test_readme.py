@@ -18,3 +18,15 @@ def test_quick_start_snippet_runs(capsys) -> None:
     final = eval(printed[-1])
     assert set(final) == {f"player_{i}" for i in range(4)}
     assert sorted(set(final.values())) in ([-1.0, 1.0], [1.0])
+
+
+def test_vector_snippet_runs(capsys) -> None:
+    text = README.read_text()
+    section = text.split("## Many games at once", 1)[1]
+    snippet = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    exec(compile(snippet, "README vector example", "exec"), {})
+    printed = capsys.readouterr().out.strip().splitlines()
+    finished = int(printed[-1].split()[0])
+    assert printed[-1].endswith("games finished")
+    # 200 decisions per row of 3-player games: every row finished at least one game.
+    assert finished >= 1024

@@ -80,7 +80,7 @@ def random_actions(masks: NDArray[np.int8], states: NDArray[np.uint64],
         if count == 0:
             out[row] = -1
             continue
-        pick = below(states, row, np.int64(count))
+        pick = below(states, row, np.int64(count))  # type: ignore[arg-type]
         for a in range(width):
             if masks[row, a] != 0:
                 if pick == 0:
