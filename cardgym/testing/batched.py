@@ -5,11 +5,15 @@
 the same position, and requires at every step the same acting seat, the same
 observation and mask for every seat, the same rewards and the same terminations.
 
-The batched engine deals from its own generators, not numpy's, so the AEC env of a
-row is set to the row's game (``env._replace_state(engine.export(i))``) whenever the
-row draws from its generator (a deal, a shuffle: ``engine.chance`` moves). Between
-those events both play on alone, with the same actions; every few steps the row's
-exported position is compared with the env's as well, so that a difference in
+The batched engine draws from its own generators (:mod:`cardgym.vector.random`), not
+numpy's. For each step the AEC env of a row is given a :class:`RowGenerator`: a
+stand-in for numpy's generator that draws the row's own stream as the kernels do
+(``integers(n)`` as ``below``, ``permutation(k)`` as ``shuffle``), so that chance
+inside a step (a shuffle, the next round's deal) comes out the same on both sides
+when the engine draws as the reference does. A new game (the engine deals it at
+once, the env not at all) and any draw that the stand-in did not match set the env
+to the row's game (``env._replace_state(engine.export(i))``). Every few steps the
+row's exported position is compared with the env's as well, so that a difference in
 hidden state shows even before it reaches an observation.
 
 :func:`batched_observer_env` wraps the other way round: an AEC env whose
@@ -31,7 +35,48 @@ from cardgym.aec import CardGameEnv
 from cardgym.game import Game
 from cardgym.testing.kit import GameKit
 
-__all__ = ["batched_kit", "batched_observer_env", "check_batched"]
+__all__ = ["RowGenerator", "batched_kit", "batched_observer_env", "check_batched"]
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+
+
+class RowGenerator:
+    """What a reference engine asks of numpy's generator during a step, drawn from
+    one row's SplitMix64 state exactly as the batched kernels draw
+    (:mod:`cardgym.vector.random`): ``integers(n)`` is ``below(n)``,
+    ``permutation(k)`` the indices ``0..k-1`` shuffled by ``shuffle``
+    (``permutation(array)``: the array in that order). ``state`` is the row's
+    generator state after the draws."""
+
+    def __init__(self, state: int) -> None:
+        self.state = int(state)
+
+    def _next(self) -> int:
+        self.state = z = (self.state + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        return z ^ (z >> 31)
+
+    def _below(self, n: int) -> int:
+        return ((self._next() >> 32) * n) >> 32
+
+    def integers(self, n: int) -> int:
+        """A uniform integer in ``0..n-1``."""
+        return self._below(int(n))
+
+    def permutation(self, x: int | NDArray[Any]) -> NDArray[Any]:
+        """``0..x-1`` shuffled (an int), or the array ``x`` in a shuffled order."""
+        count = int(x) if isinstance(x, (int, np.integer)) else len(x)
+        order = list(range(count))
+        for k in range(count - 1, 0, -1):
+            j = self._below(k + 1)
+            order[k], order[j] = order[j], order[k]
+        if isinstance(x, (int, np.integer)):
+            return np.array(order, np.int64)
+        return np.asarray(x)[order]
 
 
 def _position_less_log(game: Game, state: Any) -> dict[str, Any]:
@@ -74,7 +119,8 @@ class _Row:
 
 def check_batched(game: Game, num_players: int, options: Mapping[str, Any] | None = None, *,
                   decisions: int = 100_000, batch: int = 64, seed: int = 0,
-                  every_seat: bool = True, positions_every: int = 7) -> int:
+                  every_seat: bool = True, positions_every: int = 7,
+                  mirrored: bool = False) -> int:
     """Play ``decisions`` random legal decisions in ``batch`` rows of ``game``'s
     batched engine beside the reference AEC env, raising ``AssertionError`` at the
     first difference (row, step and what differs). Returns the decisions compared.
@@ -85,7 +131,9 @@ def check_batched(game: Game, num_players: int, options: Mapping[str, Any] | Non
     its end the returns and length the engine keeps (``final_returns``,
     ``final_lengths``). Every ``positions_every`` steps of a row (and at every
     deal), the row's exported position less its log equals the env's, and the
-    exported state passes the game's invariants.
+    exported state passes the game's invariants. With ``mirrored``, the engine must
+    draw inside a step exactly as the reference does through :class:`RowGenerator`
+    (the same draws, in the same order): a step whose draws differ fails.
     """
     options = dict(options or {})
     engine = game.make_batched(batch, num_players, **options)
@@ -123,10 +171,13 @@ def check_batched(game: Game, num_players: int, options: Mapping[str, Any] | Non
         engine.legal_masks(masks)
         engine.random_actions(masks, actions)
         chance = engine.chance.copy()
+        before = engine.rng.copy()
         engine.step(actions)
         step += 1
         for i, row in enumerate(rows):
             env = row.env
+            generator = RowGenerator(int(before[i]))
+            env._np_random = generator  # type: ignore[assignment]
             env.step(int(actions[i]))
             row.length += 1
             compared += 1
@@ -146,7 +197,11 @@ def check_batched(game: Game, num_players: int, options: Mapping[str, Any] | Non
                 assert np.allclose(engine.final_returns[i], row.returns, atol=1e-4), (
                     f"{where}, row {i}: batched returns {engine.final_returns[i].tolist()}, "
                     f"reference {row.returns.tolist()}")
-            if ended or engine.chance[i] != chance[i]:
+            unmatched = engine.chance[i] != chance[i] and generator.state != int(engine.rng[i])
+            assert not (mirrored and unmatched and not ended), (
+                f"{where}, row {i}, action {actions[i]}: the reference drew otherwise than "
+                "the engine")
+            if ended or unmatched:
                 state = engine.export(i)
                 game.invariants(state)
                 row.sync(state, new_game=ended)
