@@ -202,3 +202,26 @@ def test_the_observer_env_really_observes_through_the_engine() -> None:
     calls.append(int(np.argmax(changed[:3])))
     assert not np.array_equal(original, changed)
     assert calls == [env.game_state.cards[0]]
+
+
+def test_a_cache_older_than_a_module_of_its_package_is_dropped(tmp_path) -> None:
+    import os
+
+    from cardgym.vector._numba import clear_stale_cache
+
+    (tmp_path / "kernels.py").write_text("")
+    (tmp_path / "flow.py").write_text("")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    names = ["kernels.step-10.py311.nbi", "kernels.step-10.py311.1.nbc",
+             "kernels.step-10.py311.2.nbc", "kernels.view-40.py311.nbi"]
+    for name in names:
+        (cache / name).write_text("")
+        os.utime(cache / name, (1_000, 1_000))  # written long before the sources
+    future = 4_000_000_000  # far in the future: newer than every source
+    os.utime(cache / names[3], (future, future))
+    clear_stale_cache(str(tmp_path / "__init__.py"))
+    assert sorted(path.name for path in cache.iterdir()) == [names[3]]
+    os.utime(tmp_path / "flow.py", (future + 1, future + 1))  # flow.py edited after it
+    clear_stale_cache(str(tmp_path / "__init__.py"))
+    assert not list(cache.iterdir())

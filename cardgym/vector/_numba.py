@@ -6,6 +6,8 @@ The batched engines compile their kernels with numba (``pip install
 
 from __future__ import annotations
 
+from pathlib import Path
+
 try:
     import numba
 except ImportError as error:  # pragma: no cover - the project's install includes it
@@ -22,4 +24,32 @@ prange = numba.prange
 #: The most threads a kernel may use on this machine (numba's NUMBA_NUM_THREADS).
 MAX_THREADS: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
 
-__all__ = ["MAX_THREADS", "njit", "njit_parallel", "numba", "prange"]
+__all__ = ["MAX_THREADS", "clear_stale_cache", "njit", "njit_parallel", "numba", "prange"]
+
+_HERE = Path(__file__).resolve().parent
+
+
+def clear_stale_cache(package_file: str) -> None:
+    """Drop numba's cached kernels of a batched engine's package when one of its
+    modules, or of :mod:`cardgym.vector`, is newer than them.
+
+    numba checks a cached kernel against the file that defines it only, but a kernel
+    compiles in the functions it calls from the package's other modules (and the
+    random draws of :mod:`cardgym.vector.random`): after an edit there, the cache
+    would load the old code. Call it in the package's ``__init__`` before importing
+    the kernels, with ``__file__``. A cache that cannot be read or removed is left
+    to numba.
+    """
+    folder = Path(package_file).resolve().parent
+    cache = folder / "__pycache__"
+    try:
+        sources = [*folder.glob("*.py"), *_HERE.glob("*.py")]
+        newest = max(path.stat().st_mtime for path in sources)
+        stale = [path for path in cache.glob("*.nbi") if path.stat().st_mtime < newest]
+        for index in stale:
+            for data in cache.glob(f"{index.name[:-len('.nbi')]}.*.nbc"):
+                data.unlink()
+            index.unlink()
+    except (OSError, ValueError):
+        return
+

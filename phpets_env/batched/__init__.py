@@ -2,6 +2,10 @@
 together by compiled kernels (:mod:`cardgym.vector`), exactly as the reference engine
 plays them."""
 
-from phpets_env.batched.engine import Engine
+from cardgym.vector._numba import clear_stale_cache
+
+clear_stale_cache(__file__)
+
+from phpets_env.batched.engine import Engine  # noqa: E402 (after the cache check)
 
 __all__ = ["Engine"]

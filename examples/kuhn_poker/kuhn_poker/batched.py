@@ -16,13 +16,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.vector import BatchedEngine
-from cardgym.vector._numba import njit, njit_parallel, prange
+from cardgym.vector._numba import clear_stale_cache, njit, njit_parallel, prange
 from cardgym.vector.random import shuffle
 from kuhn_poker.encoding import MAX_MOVES, OBSERVATION_SPEC
 from kuhn_poker.game import GAME
 from kuhn_poker.rules import BET, CALL, CHECK, FOLD, NUM_CARDS, State, apply_move
 
 __all__ = ["Engine"]
+
+clear_stale_cache(__file__)  # the kernels also compile in cardgym.vector.random's draws
 
 _MOVES = OBSERVATION_SPEC.offset("moves")
 _SHOWN = OBSERVATION_SPEC.offset("shown")
