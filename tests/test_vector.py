@@ -225,3 +225,36 @@ def test_a_cache_older_than_a_module_of_its_package_is_dropped(tmp_path) -> None
     os.utime(tmp_path / "flow.py", (future + 1, future + 1))  # flow.py edited after it
     clear_stale_cache(str(tmp_path / "__init__.py"))
     assert not list(cache.iterdir())
+
+
+@pytest.mark.parametrize("name", [game.name for game in BATCHED])
+def test_fill_copies_the_rows_and_leaves_shared_tables_alone(name: str) -> None:
+    """A batch as large as a shared table (Karel Kakelaar's pile of 45 cards) is the
+    case where a table could pass for a per-row array."""
+    game = find_game(name)
+    players = game.player_counts[0]
+    engine = game.make_batched(45, players)
+    engine.reset(seed=2)
+    tables = {key: value.copy() for key, value in vars(engine).items()
+              if isinstance(value, np.ndarray) and key not in engine.row_arrays}
+    state = engine.export(7)
+    engine.fill(state)
+    for key, value in tables.items():
+        if key != "rng":
+            assert np.array_equal(getattr(engine, key), value), key
+    assert all(engine.export(i) == engine.export(0) for i in (1, 20, 44))
+    assert game.position(engine.export(44)) == game.position(state)
+
+
+def test_row_fields_must_name_per_row_arrays() -> None:
+    engine_class = type(find_game("kuhn_poker").make_batched(2, 2))
+
+    class Broken(engine_class):  # type: ignore[misc, valid-type]
+        row_fields = ("cards", "missing")
+
+        def _allocate(self) -> None:
+            super()._allocate()
+            self.missing = np.zeros(3)
+
+    with pytest.raises(TypeError, match="row_fields names missing, which are not arrays of 2"):
+        Broken(find_game("kuhn_poker").make_config(2), 2)

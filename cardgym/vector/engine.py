@@ -64,6 +64,8 @@ class BatchedEngine:
 
     #: The game this engine plays (set by the subclass).
     game: ClassVar[Game]
+    #: The names of the game's per-row state arrays (set by the subclass).
+    row_fields: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, config: Any, num_games: int, threads: int = 1) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
@@ -92,20 +94,22 @@ class BatchedEngine:
         self.final_returns = np.zeros((n, p), np.float32)
         self.final_lengths = np.zeros(n, np.int64)
         self.chance = np.zeros(n, np.int64)
-        known = set(vars(self))
         self._allocate()
-        #: Every per-row array (the game's and the bookkeeping), by name, the
-        #: generators' states excepted: what :meth:`fill` copies.
-        self.row_arrays = {
-            name: value for name, value in vars(self).items()
-            if isinstance(value, np.ndarray) and value.ndim >= 1 and value.shape[0] == n
-            and name != "rng" and (name not in known or name in _BOOKKEEPING)}
+        #: Every per-row array (the game's ``row_fields`` and the bookkeeping), by
+        #: name, the generators' states excepted: what :meth:`fill` copies.
+        self.row_arrays = {name: getattr(self, name) for name in (*self.row_fields, *_BOOKKEEPING)}
+        wrong = [name for name, array in self.row_arrays.items()
+                 if not isinstance(array, np.ndarray) or array.ndim < 1 or array.shape[0] != n]
+        if wrong:
+            raise TypeError(f"{type(self).__name__}.row_fields names {', '.join(wrong)}, "
+                            f"which are not arrays of {n} rows")
 
     # ------------------------------------------------------------ the game's part
 
     def _allocate(self) -> None:
-        """Allocate the game's own state arrays: every array it sets as an attribute
-        with ``num_games`` rows is per-row game state (:meth:`fill` copies it)."""
+        """Allocate the game's own state arrays, one row per game, as the attributes
+        ``row_fields`` names (:meth:`fill` copies them); tables shared by the rows
+        are other attributes."""
         raise NotImplementedError
 
     def _deal(self, rows: NDArray[np.bool_]) -> None:

@@ -34,6 +34,7 @@ class Engine(BatchedEngine):
     :class:`~cardgym.vector.engine.BatchedEngine`)."""
 
     game: ClassVar[Game] = GAME
+    row_fields = ("board",)
     config: Config
 
     def _allocate(self) -> None:

@@ -38,6 +38,7 @@ class Engine(BatchedEngine):
     """``num_games`` Power Hungry Pets matches of one rule set (``config``)."""
 
     game = GAME
+    row_fields = ("small", "wide")
 
     def _allocate(self) -> None:
         self.small = np.zeros((self.num_games, SMALL_WIDTH), np.int8)

@@ -137,6 +137,7 @@ class Engine(BatchedEngine):
     """N hands of Kuhn poker (see the module)."""
 
     game = GAME
+    row_fields = ("cards", "moves", "count")
 
     def _allocate(self) -> None:
         n = self.num_games
