@@ -55,6 +55,8 @@ bench: $(VENV)/.installed
 # the README's tables between their markers.
 tables: $(VENV)/.installed
 	$(PY) -m cardgym_cli bench --seconds 1 --rounds 3 --output benchmarks/results
+	$(PY) -m cardgym_cli bench --vector --seconds 1 --rounds 3 --memory 10000000 \
+		--train 40000 --output benchmarks/results
 	$(PY) -m cardgym_cli arena --games 400 --output benchmarks/results --update-cards --write-readme
 
 baselines: $(VENV)/.installed
