@@ -152,6 +152,17 @@ class BatchedEngine:
 
     # ------------------------------------------------------------ the shared part
 
+    def _loaded(self, i: int, to_act: int, over: bool) -> None:
+        """The bookkeeping of row ``i`` once :meth:`load` has put a state there:
+        its seat to act, no rewards, returns and length restarted, ``over`` as the
+        state's game."""
+        self.to_act[i] = to_act
+        self.rewards[i] = 0.0
+        self.returns[i] = 0.0
+        self.lengths[i] = 0
+        self.done[i] = False
+        self.over[i] = over
+
     def _threads(self) -> None:
         """Run the kernels on ``threads`` threads (a setting of the calling thread)."""
         if numba.get_num_threads() != self.threads:

@@ -75,9 +75,4 @@ class Engine(BatchedEngine):
             raise ValueError(f"load takes a Karel Kakelaar State of this engine's rules "
                              f"({self.config}), got {state!r}")
         from_state(self.board[i], state)
-        self.to_act[i] = state.current
-        self.rewards[i] = 0.0
-        self.returns[i] = 0.0
-        self.lengths[i] = 0
-        self.done[i] = False
-        self.over[i] = state.phase == GAME_OVER
+        self._loaded(i, state.current, state.phase == GAME_OVER)

@@ -74,12 +74,7 @@ class Engine(BatchedEngine):
         if not isinstance(state, State) or state.config != self.config:
             raise ValueError(f"load needs a Power Hungry Pets state of {self.config}")
         load_row(self.small[i], self.wide[i], state)
-        self.to_act[i] = state.to_act
-        self.rewards[i] = 0.0
-        self.returns[i] = 0.0
-        self.lengths[i] = 0
-        self.done[i] = False
-        self.over[i] = state.phase == MATCH_OVER
+        self._loaded(i, state.to_act, state.phase == MATCH_OVER)
 
     def _row(self, i: int) -> int:
         i = operator.index(i)

@@ -171,9 +171,4 @@ class Engine(BatchedEngine):
         self.cards[i] = state.cards
         self.count[i] = len(state.moves)
         self.moves[i, :len(state.moves)] = state.moves
-        self.to_act[i] = state.to_act
-        self.over[i] = state.over
-        self.done[i] = False
-        self.rewards[i] = 0.0
-        self.returns[i] = 0.0
-        self.lengths[i] = 0
+        self._loaded(i, state.to_act, state.over)
