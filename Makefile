@@ -52,11 +52,13 @@ bench: $(VENV)/.installed
 	$(PY) -m cardgym_cli bench
 
 # The tables under benchmarks/results/, the arena results in the model cards, and
-# the README's tables between their markers.
+# the README's tables between their markers: the library's own games (games of other
+# distributions, such as the example, are measured on request: --env NAME).
 tables: $(VENV)/.installed
-	$(PY) -m cardgym_cli bench --seconds 1 --rounds 3 --output benchmarks/results
-	$(PY) -m cardgym_cli bench --vector --seconds 1 --rounds 3 --memory 10000000 \
-		--train 40000 --output benchmarks/results
+	$(PY) -m cardgym_cli bench --env power_hungry_pets exploding_kittens karel_kakelaar \
+		--seconds 1 --rounds 3 --output benchmarks/results
+	$(PY) -m cardgym_cli bench --vector --env power_hungry_pets karel_kakelaar --seconds 1 \
+		--rounds 3 --memory 10000000 --train 40000 --output benchmarks/results
 	$(PY) -m cardgym_cli arena --games 400 --output benchmarks/results --update-cards --write-readme
 
 baselines: $(VENV)/.installed
