@@ -250,6 +250,71 @@ def run_demo(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ exploit
+
+
+def configure_exploit(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=game_name, metavar="GAME",
+                        help="game id or short name: "
+                             + ", ".join(short_name(g.env_id) for g in GAMES))
+    parser.add_argument("--agent", required=True, metavar="SPEC",
+                        help="the agent to exploit, frozen in every other seat: random, "
+                             "heuristic, baseline, model:PATH, ismcts[:KEY=VALUE,...]")
+    parser.add_argument("--players", type=positive_int, default=2, metavar="N",
+                        help="seats at the table")
+    parser.add_argument("--timesteps", type=positive_int, default=200_000, metavar="T",
+                        help="the budget: learner steps of the best response")
+    parser.add_argument("--games", type=positive_int, default=1000, metavar="G",
+                        help="games of the response against the agent")
+    parser.add_argument("--vector", type=positive_int, default=None, metavar="N",
+                        help="games at once on the batched engine (default 256 when the "
+                             "game has one and the agent acts from observations)")
+    parser.add_argument("--seed", type=non_negative_int, default=0,
+                        help="seed of the training and of the games")
+    parser.add_argument("--output", type=Path, default=Path("runs"), metavar="DIR",
+                        help="the response goes to DIR/exploit-GAME-Np-AGENT-seedS/")
+    parser.add_argument("--workers", type=positive_int, default=2, metavar="W",
+                        help="evaluation processes (the result does not depend on it)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace an earlier response in the same folder")
+    add_progress_argument(parser)
+    add_option_argument(parser)
+    add_trust_argument(parser)
+
+
+def run_exploit(args: argparse.Namespace, out: TextIO) -> int:
+    from agents.exploit import exploit, exploit_settings
+
+    _require_train_extra()
+    game, players, options = checked_table(args, args.players, args.players)
+    agent = trusted_specs([args.agent], getattr(args, "trust_pickle", False))[0]
+    check_specs([agent], game, players, options)
+    settings = exploit_settings(game.env_id, agent, players, args.timesteps, args.seed,
+                                args.output, options, args.vector)
+    if settings.vector:
+        _check_vector(game, argparse.Namespace(subprocess=False, opponents=[agent]))
+    check_run_folder(settings.run_dir, MODEL_FILES, args.overwrite)
+    print(f"exploit: training a best response to {agent} on {short_name(game.env_id)} "
+          f"({players} players) for {args.timesteps} steps"
+          f"{f' on {settings.vector} batched games' if settings.vector else ''} ...",
+          file=sys.stderr)
+    result = exploit(game.env_id, agent, players, args.timesteps, args.games, args.seed,
+                     args.output, options, args.vector, args.workers,
+                     progress=not args.no_progress, overwrite=args.overwrite)
+    low, high = result.interval
+    print("\n".join([
+        f"Best response to {result.agent} on {short_name(result.game)}, {players} players: "
+        f"MaskablePPO, {result.timesteps} steps in {result.train_seconds:.0f} s, seed "
+        f"{args.seed}; {result.games} games against it (an even share is "
+        f"{result.even_share:.3f}).", "",
+        "| agent | budget (steps) | response wins | response win rate | 95% CI |",
+        "|---|---|---|---|---|",
+        f"| {result.agent} | {result.timesteps} | {result.wins}/{result.games} | "
+        f"{result.win_rate:.3f} | {low:.3f}-{high:.3f} |", "",
+        f"wrote {Path(result.model).parent / 'exploit.json'}"]), file=out)
+    return 0
+
+
 # ------------------------------------------------------------ convert-model
 
 

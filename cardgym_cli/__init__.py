@@ -352,6 +352,16 @@ COMMANDS: tuple[Command, ...] = (
         _lazy("agents.commands", "run_train"),
     ),
     Command(
+        "exploit",
+        "how exploitable an agent is: the win rate of a best response trained against it",
+        "Freeze an agent in every other seat, train a MaskablePPO best response against it "
+        "for a stated budget (on the batched engine when it can be), play the response "
+        "against it and print its win rate with the 95% Wilson interval; writes the "
+        "response and exploit.json under OUTPUT. Needs the train extra.",
+        _lazy("agents.commands", "configure_exploit"),
+        _lazy("agents.commands", "run_exploit"),
+    ),
+    Command(
         "convert-model",
         "write the safe policy file (model.safetensors) of an SB3 model.zip",
         "Write the cardgym policy file of an SB3 MaskablePPO zip beside it (x.zip -> "
