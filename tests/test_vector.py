@@ -241,7 +241,8 @@ def test_fill_copies_the_rows_and_leaves_shared_tables_alone(name: str) -> None:
     engine.fill(state)
     for key, value in tables.items():
         if key != "rng":
-            assert np.array_equal(getattr(engine, key), value), key
+            # Bit for bit: a scratch buffer may hold NaN, which equals nothing.
+            assert getattr(engine, key).tobytes() == value.tobytes(), key
     assert all(engine.export(i) == engine.export(0) for i in (1, 20, 44))
     assert game.position(engine.export(44)) == game.position(state)
 
