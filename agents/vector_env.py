@@ -125,7 +125,7 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
         rewards = engine.rewards[self._rows, self.learner].astype(np.float64)
         dones = engine.done.copy()
         infos: list[dict[str, Any]] = [{} for _ in self._rows]
-        self._finish(dones, rewards, infos)
+        self._finish(dones, infos)
         self._play_opponents(rewards, dones, infos)
         self._learner_view()
         return (self._learner_obs.copy(), rewards.astype(np.float32), dones, infos)
@@ -194,8 +194,7 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
                     label, policy = self.pool.sample(rng)
                     self.assigned[i, other] = self._policy_index(label, policy)
 
-    def _finish(self, ended: NDArray[np.bool_], rewards: NDArray[np.float64],
-                infos: list[dict[str, Any]]) -> None:
+    def _finish(self, ended: NDArray[np.bool_], infos: list[dict[str, Any]]) -> None:
         """Episode records for the games that just ended; new seats and opponents."""
         if not ended.any():
             return
@@ -238,7 +237,7 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
             ended = engine.done & waiting
             newly = ended & ~dones
             dones |= ended
-            self._finish(newly, rewards, infos)
+            self._finish(newly, infos)
             if (ended & ~newly).any():
                 self._draw(ended & ~newly)
         raise RuntimeError(f"{self.game.title}: the opponents did not reach a learner decision "

@@ -16,10 +16,13 @@ which varies hidden *cards*; the two choice checks, which vary a player's *choic
 unable to tell the alternatives apart, and their resamples for search unchanged;
 :func:`check_public_choices`: every seat tells public alternatives apart);
 positions written mid-game and read back to the same state and the same play
-(:func:`check_positions`); and random-play fuzzing with the game's invariants
+(:func:`check_positions`); a batched engine against the AEC env, step by step
+(:func:`check_batched`), and the leak and choice checks over its encoder
+(:func:`batched_kit`); and random-play fuzzing with the game's invariants
 (:func:`fuzz`).
 """
 
+from cardgym.testing.batched import RowGenerator, batched_kit, check_batched
 from cardgym.testing.checks import (
     check_api,
     check_clones,
@@ -57,6 +60,9 @@ __all__ = [
     "ChoiceReport",
     "GameKit",
     "SeatOutcome",
+    "RowGenerator",
+    "batched_kit",
+    "check_batched",
     "check_api",
     "check_choices",
     "check_clones",
