@@ -29,7 +29,7 @@ from agents.policy_file import convert_model
 from agents.rllib import commands as rllib_commands
 from agents.runs import check_run_folder
 from agents.single_agent import SELF
-from agents.train import MODEL_FILES, TrainArgs, train
+from agents.train import MODEL_FILES, TrainArgs, resume_point, train
 from cardgym.arguments import (
     UsageError,
     add_progress_argument,
@@ -39,6 +39,7 @@ from cardgym.arguments import (
     non_negative_int,
     positive_float,
     positive_int,
+    unit_interval,
 )
 from cardgym.progress import Progress
 from cardgym.registration import GAMES, find_game, short_name
@@ -108,9 +109,29 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
                         help="discount factor, in (0, 1]")
     parser.add_argument("--ent-coef", type=non_negative_float, default=DEFAULTS.ent_coef,
                         help="entropy coefficient, a finite number >= 0")
+    parser.add_argument("--ent-coef-end", type=non_negative_float, default=None, metavar="E",
+                        help="entropy coefficient at the end of the run, reached linearly "
+                             "from --ent-coef (default: --ent-coef throughout)")
     parser.add_argument("--net-arch", type=positive_int, nargs="+",
                         default=list(DEFAULTS.net_arch), metavar="UNITS",
                         help="hidden layer sizes of the policy and value networks")
+    league = parser.add_argument_group(
+        "league", "prioritized fictitious self-play: every distinct --opponents spec and each "
+                  "kept checkpoint of the learner is a member, drawn with probability "
+                  "(1-floor)*(1-x)^power/sum + floor/members, x the learner's recent win "
+                  "rate against it; written to league.json and TensorBoard (league/)")
+    league.add_argument("--league", action="store_true",
+                        help="draw opponents by PFSP instead of uniformly")
+    league.add_argument("--pfsp-power", type=non_negative_float, default=DEFAULTS.pfsp_power,
+                        metavar="P", help="weighting exponent; 0 draws members evenly")
+    league.add_argument("--pfsp-floor", type=unit_interval, default=DEFAULTS.pfsp_floor,
+                        metavar="F", help="share of draws spread evenly over the members")
+    league.add_argument("--league-size", type=positive_int, default=DEFAULTS.league_size,
+                        metavar="K", help="checkpoints of the learner kept as members")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run in the run folder from its latest checkpoint "
+                             "(network and optimizer state, league, eval.csv) up to "
+                             "--timesteps in all, with the run's own settings")
     parser.add_argument("--no-progress", action="store_true",
                         help="no progress bar (there is none anyway when stderr is not a "
                              "terminal)")
@@ -153,11 +174,22 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
         eval_every=args.eval_every, eval_games=args.eval_games,
         eval_opponents=tuple(args.eval_opponents), learning_rate=args.learning_rate,
         n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
-        gamma=args.gamma, ent_coef=args.ent_coef, net_arch=tuple(args.net_arch),
+        gamma=args.gamma, ent_coef=args.ent_coef, ent_coef_end=args.ent_coef_end,
+        net_arch=tuple(args.net_arch), league=args.league, pfsp_power=args.pfsp_power,
+        pfsp_floor=args.pfsp_floor, league_size=args.league_size, resume=args.resume,
         progress=not args.no_progress, tensorboard=not args.no_tensorboard,
         overwrite=args.overwrite,
     )
-    check_run_folder(settings.run_dir, MODEL_FILES, settings.overwrite)
+    if args.resume and args.overwrite:
+        raise UsageError("--resume and --overwrite exclude each other: --resume continues the "
+                         "run in the folder, --overwrite replaces it")
+    if args.resume:
+        try:
+            resume_point(settings)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    else:
+        check_run_folder(settings.run_dir, MODEL_FILES, settings.overwrite)
     return settings
 
 

@@ -52,6 +52,12 @@ class OpponentPool:
             checkpoint is added), drawn with equal weight.
         options: rule options of the game.
         keep: how many of the latest checkpoints ``self`` draws from.
+
+    By default a spec is drawn uniformly from ``specs`` (repeat one to weight it), and
+    ``self`` then draws uniformly among the checkpoints. Once :meth:`set_weights` has
+    given weights (a league, :mod:`agents.league`), a member is drawn by its weight
+    instead: each distinct fixed spec and each checkpoint (``self:step_N.zip``) is one
+    member; a member without a weight gets the mean of the others.
     """
 
     def __init__(self, game: Game, num_players: int, specs: Sequence[str],
@@ -68,6 +74,19 @@ class OpponentPool:
         self.checkpoints: list[Path] = []
         self._snapshots: dict[Path, Policy] = {}
         self._random = RandomPolicy()
+        self.weights: dict[str, float] | None = None
+
+    def members(self) -> list[str]:
+        """The labels a weighted draw picks from: each fixed spec once, then
+        ``self:NAME`` for each checkpoint kept (none before the first)."""
+        labels = list(self._fixed)
+        if SELF in self.specs:
+            labels += [f"{SELF}:{path.name}" for path in self.checkpoints]
+        return labels
+
+    def set_weights(self, weights: Mapping[str, float] | None) -> None:
+        """Draw members by these weights from now on (``None``: the uniform draw)."""
+        self.weights = None if weights is None else {k: float(v) for k, v in weights.items()}
 
     def add_checkpoint(self, path: str | Path) -> None:
         """Make a saved model available to ``self`` draws (latest ``keep`` kept)."""
@@ -80,12 +99,33 @@ class OpponentPool:
 
     def sample(self, rng: np.random.Generator) -> tuple[str, Policy]:
         """A (label, policy) pair: the spec drawn, or ``self:<checkpoint>``."""
+        if self.weights is not None:
+            return self._sample_weighted(rng)
         spec = self.specs[int(rng.integers(len(self.specs)))]
         if spec != SELF:
             return spec, self._fixed[spec]
         if not self.checkpoints:
             return "self:none", self._random
-        path = self.checkpoints[int(rng.integers(len(self.checkpoints)))]
+        return self._snapshot(self.checkpoints[int(rng.integers(len(self.checkpoints)))])
+
+    def _sample_weighted(self, rng: np.random.Generator) -> tuple[str, Policy]:
+        given = self.weights or {}
+        labels = self.members()
+        if not labels:  # only 'self', before its first checkpoint
+            return "self:none", self._random
+        known = [given[label] for label in labels if label in given]
+        default = float(np.mean(known)) if known else 1.0
+        weights = np.array([given.get(label, default) for label in labels], np.float64)
+        weights = np.maximum(weights, 0.0)
+        total = weights.sum()
+        index = (int(rng.integers(len(labels))) if total <= 0
+                 else int(rng.choice(len(labels), p=weights / total)))
+        label = labels[index]
+        if label in self._fixed:
+            return label, self._fixed[label]
+        return self._snapshot(self.checkpoints[index - len(self._fixed)])
+
+    def _snapshot(self, path: Path) -> tuple[str, Policy]:
         policy = self._snapshots.get(path)
         if policy is None:
             policy = ModelPolicy.load(path, game=self.game, num_players=self.num_players,
@@ -103,6 +143,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
         opponents: agent specs for the pool (see :class:`OpponentPool`).
         options: rule options of the game.
         learner_seat: a fixed seat for the learner; ``None`` draws one per episode.
+        keep: how many of the latest checkpoints ``self`` draws from.
         illegal_action: what a learner action outside its mask does: ``"raise"``
             (default) raises :class:`~cardgym.errors.IllegalMoveError` and changes
             nothing; ``"lose"`` ends the episode with reward -1 for the learner (and
@@ -111,7 +152,9 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
             ``check_env``, need ``"lose"``; MaskablePPO never takes an illegal action.
 
     Observations are the learner's flat float32 vector; ``action_masks()`` gives its
-    legal actions. ``info`` holds ``learner_seat`` and the opponents' labels.
+    legal actions. ``info`` holds ``learner_seat`` and the opponents' labels; the last
+    step of an episode adds ``league``: the opponents' labels and the learner's return
+    over the game, which a league (:mod:`agents.league`) records.
     ``step`` takes an integer action (``int``, a NumPy integer or a 0-d integer
     array); anything else (``2.9``, ``"2"``, ``True``) raises ``IllegalMoveError``
     whatever ``illegal_action`` says.
@@ -122,7 +165,8 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
     def __init__(self, game: str, num_players: int = 2,
                  opponents: Sequence[str] = ("random",),
                  options: Mapping[str, Any] | None = None,
-                 learner_seat: int | None = None, illegal_action: str = "raise") -> None:
+                 learner_seat: int | None = None, illegal_action: str = "raise",
+                 keep: int = 5) -> None:
         super().__init__()
         self.game = find_game(game)
         if illegal_action not in ILLEGAL_ACTIONS:
@@ -144,13 +188,16 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
         agent = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(agent)["observation"]  # type: ignore[index]
         self.action_space = self.aec.action_space(agent)
-        self.pool = OpponentPool(self.game, num_players, list(opponents), self.options)
+        self.pool = OpponentPool(self.game, num_players, list(opponents), self.options,
+                                 keep=keep)
         self.fixed_seat = learner_seat
         self.learner = self.aec.possible_agents[0]
         self.seat_policies: dict[str, Policy] = {}
         self.labels: dict[str, str] = {}
         #: The seat that made the latest move (the learner's or an opponent's).
         self.last_actor: int = -1
+        #: The learner's return so far in this episode.
+        self.episode_return = 0.0
 
     # ------------------------------------------------------------ gymnasium
 
@@ -169,6 +216,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
             if not self._play_opponents():
                 break
             # The game ended before the learner's first decision: nothing to learn; deal again.
+        self.episode_return = 0.0
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
@@ -178,7 +226,12 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
         self.last_actor = self.aec.agent_name_mapping[self.learner]
         done = self._play_opponents()
         reward = float(self.aec._cumulative_rewards.get(self.learner, 0.0))
-        return self._observation(), reward, done, False, self._info()
+        self.episode_return += reward
+        info = self._info()
+        if done:
+            info["league"] = {"opponents": list(self.labels.values()),
+                              "return": self.episode_return}
+        return self._observation(), reward, done, False, info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The learner's legal actions (all False once its episode is over)."""
@@ -190,6 +243,11 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
         """Let ``self`` opponents draw from a newly saved model (called across
         ``SubprocVecEnv`` with ``env_method``)."""
         self.pool.add_checkpoint(path)
+
+    def set_opponent_weights(self, weights: Mapping[str, float] | None) -> None:
+        """Draw opponents by these weights from now on (a league's, through
+        ``env_method``); ``None`` returns to the uniform draw."""
+        self.pool.set_weights(weights)
 
     def _play_opponents(self) -> bool:
         """Play the other seats until the learner is to act; True if its episode is over."""

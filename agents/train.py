@@ -20,13 +20,28 @@ are kept in the pool). A run writes into ``OUTPUT/GAME-Np-seedS/``:
   plays the policy files); ``tb/`` (TensorBoard logs: ``tensorboard --logdir``);
 - ``eval.csv``: the periodic evaluation, win rate against each evaluation opponent.
 
+With ``league`` (``--league``) opponents are drawn by prioritized fictitious
+self-play instead of uniformly: every distinct spec and each of the latest
+``league_size`` checkpoints is a member, drawn more often the less the learner beats
+it (:mod:`agents.league`); the members and the learner's record against each go to
+``league.json``, the model card and TensorBoard (``league/``). ``ent_coef_end``
+(``--ent-coef-end``) moves the entropy coefficient linearly from ``ent_coef`` to it
+over the run. Each checkpoint also holds the optimizer's state
+(``step_N.optimizer.safetensors``), and the end of a run is a checkpoint too, so that
+``resume`` (``--resume``) continues a run from its latest checkpoint, up to
+``timesteps`` in all, without unpickling anything (:mod:`agents.resume`). A resumed run
+deals from ``seed`` plus the steps already trained, so it is reproducible but not the
+same games as one run of the whole length.
+
 A run never writes outside ``OUTPUT`` (the run name is one folder name), and never
-replaces the model of an earlier run unless ``overwrite`` (``--overwrite``) says so.
+replaces the model of an earlier run unless ``overwrite`` (``--overwrite``) or
+``resume`` says so.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -35,15 +50,18 @@ from typing import Any
 
 import numpy as np
 
-from agents.policy_file import save_policy_file
+from agents.league import League
+from agents.model_card import read_card
+from agents.policy_file import load_network, save_policy_file, weights_path
+from agents.resume import checkpoints_in, latest_checkpoint, load_optimizer, save_optimizer
 from agents.runs import check_run_name, refuse_overwrite, run_folder
 from agents.sb3 import ModelPolicy
-from agents.single_agent import SingleAgentEnv
+from agents.single_agent import SELF, SingleAgentEnv
 from cardgym.progress import Progress
 from cardgym.registration import find_game, short_name
 
-__all__ = ["MODEL_FILES", "TrainArgs", "check_run_name", "refuse_overwrite", "run_folder",
-           "train", "win_rate"]
+__all__ = ["MODEL_FILES", "TrainArgs", "check_run_name", "refuse_overwrite", "resume_point",
+           "run_folder", "train", "win_rate"]
 
 
 @dataclass
@@ -72,12 +90,30 @@ class TrainArgs:
     n_epochs: int = 4
     gamma: float = 0.99
     ent_coef: float = 0.01
+    #: The entropy coefficient at the end of the run, reached linearly from
+    #: ``ent_coef`` (``--ent-coef-end``); ``None`` keeps ``ent_coef`` throughout.
+    ent_coef_end: float | None = None
     net_arch: tuple[int, ...] = (256, 256)
+    #: Draw opponents by prioritized fictitious self-play (``--league``,
+    #: :mod:`agents.league`) instead of uniformly from ``opponents``.
+    league: bool = False
+    pfsp_power: float = 2.0
+    pfsp_floor: float = 0.1
+    #: Checkpoints of the learner the ``self`` pool keeps: the latest 5, or with
+    #: ``league`` the latest ``league_size``.
+    league_size: int = 20
+    #: Continue the run in ``run_dir`` from its latest checkpoint (``--resume``).
+    resume: bool = False
     #: A progress bar with the time left, on stderr when it is a terminal.
     progress: bool = True
     tensorboard: bool = True
     verbose: int = 0
     overwrite: bool = False
+
+    @property
+    def kept_checkpoints(self) -> int:
+        """How many of the learner's latest checkpoints the ``self`` pool draws from."""
+        return self.league_size if self.league else 5
 
     @property
     def run_dir(self) -> Path:
@@ -90,26 +126,29 @@ MODEL_FILES = ("model.zip", "model.safetensors", "model.json")
 
 
 def _make_env(game: str, players: int, opponents: Sequence[str], options: Mapping[str, Any],
-              seed: int) -> Any:
+              seed: int, keep: int = 5) -> Any:
     def build() -> SingleAgentEnv:
-        env = SingleAgentEnv(game, players, opponents, options)
+        env = SingleAgentEnv(game, players, opponents, options, keep=keep)
         env.reset(seed=seed)
         return env
 
     return build
 
 
-def _training_envs(args: TrainArgs) -> Any:
+def _training_envs(args: TrainArgs, seed: int | None = None) -> Any:
     """The learner's environments: ``n_envs`` single-agent envs (in this process or
-    in workers), or ``vector`` games on the batched engine."""
+    in workers), or ``vector`` games on the batched engine; seeded by ``seed``
+    (default ``args.seed``)."""
+    seed = args.seed if seed is None else seed
     if args.vector:
         from agents.vector_env import BatchedSelfPlayEnv
 
         return BatchedSelfPlayEnv(args.game, args.vector, args.players, args.opponents,
-                                  args.options, seed=args.seed)
+                                  args.options, seed=seed, keep=args.kept_checkpoints)
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    builders = [_make_env(args.game, args.players, args.opponents, args.options, args.seed + i)
+    builders = [_make_env(args.game, args.players, args.opponents, args.options, seed + i,
+                          args.kept_checkpoints)
                 for i in range(args.n_envs)]
     if args.subprocess and args.n_envs > 1:
         return SubprocVecEnv(builders)
@@ -139,54 +178,227 @@ def train(args: TrainArgs) -> Path:
     ``model.safetensors`` and card ``model.json`` beside it).
 
     Raises:
-        FileExistsError: the run folder holds an earlier run's model, and not
-            ``args.overwrite``; nothing is written.
-        ValueError: a run name that would leave the output folder.
+        FileExistsError: the run folder holds an earlier run's model, and neither
+            ``args.overwrite`` nor ``args.resume``; nothing is written.
+        ValueError: a run name that would leave the output folder; with ``resume``, a
+            run without checkpoints, one already trained ``timesteps`` steps, or
+            settings that differ from the run's.
     """
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
 
     game = find_game(args.game)
     run_dir = args.run_dir
-    refuse_overwrite(run_dir, MODEL_FILES, args.overwrite)
+    start = resume_point(args) if args.resume else None
+    if start is None:
+        refuse_overwrite(run_dir, MODEL_FILES, args.overwrite)
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
-    torch.manual_seed(args.seed)
+    done = 0 if start is None else start[0]
+    # A resumed run draws new deals: the seed moves on by the steps already trained.
+    seed = args.seed + done
+    torch.manual_seed(seed)
     torch.set_num_threads(1)
-    vec_env = _training_envs(args)
-    vec_env.seed(args.seed)
+    vec_env = _training_envs(args, seed)
+    vec_env.seed(seed)
     model = MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=args.learning_rate, n_steps=args.n_steps,
         batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
-        ent_coef=args.ent_coef, seed=args.seed, verbose=args.verbose, device="cpu",
+        ent_coef=args.ent_coef, seed=seed, verbose=args.verbose, device="cpu",
         policy_kwargs={"net_arch": list(args.net_arch)},
         tensorboard_log=str(run_dir / "tb") if args.tensorboard else None,
     )
+    if start is not None:
+        _restore(model, args, game, *start)
+    opponents = _Opponents(args, vec_env, run_dir, resumed=start is not None)
     eval_path = run_dir / "eval.csv"
-    eval_rows: list[dict[str, Any]] = []
+    eval_rows = _read_eval(eval_path) if start is not None else []
+    callbacks = _callbacks(args, game.env_id, run_dir, opponents, eval_rows, eval_path, done)
+    started = time.perf_counter()
+    with Progress(args.timesteps, f"train {short_name(game.env_id)}", "step",
+                  enabled=args.progress) as bar:
+        callbacks.append(_progress_callback(bar))
+        model.learn(total_timesteps=args.timesteps - done, callback=callbacks,
+                    tb_log_name="ppo", reset_num_timesteps=start is None)
+    seconds = time.perf_counter() - started
+    if not eval_rows or eval_rows[-1]["timesteps"] != model.num_timesteps:
+        callbacks[0].evaluate(model.num_timesteps)
+    vec_env.close()
+    if not _checkpoint_path(run_dir, model.num_timesteps).is_file():
+        # The end of the run as a checkpoint too, so that --resume continues from here.
+        _save_checkpoint(model, args, game.env_id, run_dir, model.num_timesteps)
+    path = run_dir / "model.zip"
+    model.save(path)
+    summary: dict[str, Any] = {
+        "train_seconds": round(seconds, 1),
+        "env_steps_per_second": round((model.num_timesteps - done) / seconds, 1),
+        "final_evaluation": eval_rows[-1]}
+    if start is not None:
+        summary["resumed_from"] = done
+    if opponents.league is not None:
+        opponents.save()
+        summary["league"] = opponents.league.to_json()
+    save_policy_file(model.policy, path, _card(args, game.env_id, model.num_timesteps, summary))
+    return path
+
+
+def _checkpoint_path(run_dir: Path, steps: int) -> Path:
+    return run_dir / "checkpoints" / f"step_{steps}.zip"
+
+
+def _save_checkpoint(model: Any, args: TrainArgs, env_id: str, run_dir: Path,
+                     steps: int) -> Path:
+    """``checkpoints/step_N.zip`` with its policy file, card and optimizer state."""
+    path = _checkpoint_path(run_dir, steps)
+    model.save(path)
+    save_policy_file(model.policy, path, _card(args, env_id, steps, {}))
+    save_optimizer(model.policy.optimizer, path)
+    return path
+
+
+def resume_point(args: TrainArgs) -> tuple[int, Path]:
+    """The steps trained and the latest checkpoint of the run that ``args`` resumes.
+
+    Raises:
+        ValueError: the run has no checkpoint, has already trained ``args.timesteps``
+            steps, or was trained with other settings (:data:`RESUME_SETTINGS`).
+    """
+    latest = latest_checkpoint(args.run_dir)
+    if latest is None:
+        raise ValueError(f"--resume: {args.run_dir} has no checkpoint to resume from "
+                         "(checkpoints/step_N.safetensors)")
+    steps, checkpoint = latest
+    if steps >= args.timesteps:
+        raise ValueError(f"--resume: {args.run_dir} has already trained {steps} steps; ask "
+                         f"for more than that with --timesteps (got {args.timesteps})")
+    card = read_card(checkpoint) or {}
+    recorded = dict(card.get("settings") or {})
+    recorded["players"] = card.get("players")
+    recorded["options"] = card.get("options", {})
+    current = asdict(args)
+    differ = [f"{key}: the run has {_plain(recorded.get(key))}, this call "
+              f"{_plain(current[key])}" for key in RESUME_SETTINGS
+              if key in recorded and _plain(recorded.get(key)) != _plain(current[key])]
+    if differ:
+        raise ValueError(f"--resume: settings differ from {checkpoint.name}'s ("
+                         + "; ".join(differ) + "); resume with the run's own settings")
+    return latest
+
+
+#: Settings a resumed run must share with the run it continues.
+RESUME_SETTINGS = ("players", "net_arch", "options", "opponents", "vector", "league")
+
+
+def _restore(model: Any, args: TrainArgs, game: Any, steps: int, checkpoint: Path) -> None:
+    """Copy the checkpoint's network and optimizer state into ``model``."""
+    network = load_network(weights_path(checkpoint), game, args.players, args.options)
+    model.policy.load_state_dict(network.state_dict())
+    load_optimizer(model.policy.optimizer, checkpoint)
+    model.num_timesteps = steps
+
+
+def _plain(value: Any) -> Any:
+    """Tuples as lists, as a card's JSON holds them."""
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+def _read_eval(path: Path) -> list[dict[str, Any]]:
+    """The rows of an earlier ``eval.csv`` (none if there is none)."""
+    if not path.is_file():
+        return []
+    with path.open(newline="") as handle:
+        return [{key: int(value) if key == "timesteps" else float(value)
+                 for key, value in row.items()} for row in csv.DictReader(handle)]
+
+
+class _Opponents:
+    """The learner's checkpoints in the opponent pool, and the league that weights
+    the pool's members (with ``args.league``)."""
+
+    def __init__(self, args: TrainArgs, vec_env: Any, run_dir: Path, resumed: bool) -> None:
+        self.vec_env = vec_env
+        self.path = run_dir / "league.json"
+        self.keep = args.kept_checkpoints
+        self.fixed = list(dict.fromkeys(spec for spec in args.opponents if spec != SELF))
+        self.uses_self = SELF in args.opponents
+        self.checkpoints: list[Path] = []
+        self.league: League | None = None
+        if args.league:
+            saved = self.path if resumed and self.path.is_file() else None
+            self.league = (League.from_json(json.loads(saved.read_text())) if saved
+                           else League(args.pfsp_power, args.pfsp_floor))
+            for label in self.fixed:
+                self.league.add(label)
+        if resumed:
+            for _, path in checkpoints_in(run_dir)[-self.keep:]:
+                self.add(path)
+        self.push()
+
+    def add(self, path: Path) -> None:
+        """A new checkpoint joins the ``self`` pool (and the league)."""
+        self.vec_env.env_method("add_checkpoint", str(path))
+        self.checkpoints = (self.checkpoints + [path])[-self.keep:]
+        if self.league is not None:
+            selves = [f"{SELF}:{p.name}" for p in self.checkpoints] if self.uses_self else []
+            for label in selves:
+                self.league.add(label)
+            self.league.keep(self.fixed + selves)
+
+    def push(self) -> None:
+        """Send the league's weights to the envs."""
+        if self.league is not None:
+            self.vec_env.env_method("set_opponent_weights", self.league.weights())
+
+    def save(self) -> None:
+        if self.league is not None:
+            self.path.write_text(json.dumps(self.league.to_json(), indent=2) + "\n")
+
+
+def _callbacks(args: TrainArgs, env_id: str, run_dir: Path, opponents: _Opponents,
+               eval_rows: list[dict[str, Any]], eval_path: Path, done: int) -> list[Any]:
+    """The callbacks of a run: checkpoints and evaluation first, then the league's
+    bookkeeping and the entropy schedule when asked for."""
+    callbacks = [_self_play_callback(args, env_id, run_dir, opponents, eval_rows, eval_path,
+                                     done)]
+    if opponents.league is not None:
+        callbacks.append(_league_callback(opponents, opponents.league))
+    if args.ent_coef_end is not None:
+        callbacks.append(_entropy_schedule(args, args.ent_coef_end))
+    return callbacks
+
+
+def _self_play_callback(args: TrainArgs, env_id: str, run_dir: Path, opponents: _Opponents,
+                        eval_rows: list[dict[str, Any]], eval_path: Path, done: int) -> Any:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    def after(steps: int, every: int) -> int:
+        return (steps // every + 1) * every
 
     class SelfPlayCallback(BaseCallback):  # type: ignore[misc]
         """Checkpoints into the opponent pool, and periodic evaluation."""
 
         def __init__(self) -> None:
             super().__init__()
-            self.next_checkpoint = args.checkpoint_every
-            self.next_eval = args.eval_every
+            self.next_checkpoint = after(done, args.checkpoint_every)
+            self.next_eval = after(done, args.eval_every)
 
         def _on_step(self) -> bool:
             steps = self.num_timesteps
             if steps >= self.next_checkpoint:
-                self.next_checkpoint += args.checkpoint_every
-                path = run_dir / "checkpoints" / f"step_{steps}.zip"
-                self.model.save(path)
-                save_policy_file(self.model.policy, path, _card(args, game.env_id, steps, {}))
-                self.training_env.env_method("add_checkpoint", str(path))
+                self.next_checkpoint = after(steps, args.checkpoint_every)
+                path = _save_checkpoint(self.model, args, env_id, run_dir, steps)
+                opponents.add(path)
+                opponents.push()
+                opponents.save()
             if steps >= self.next_eval:
-                self.next_eval += args.eval_every
-                self._evaluate(steps)
+                self.next_eval = after(steps, args.eval_every)
+                self.evaluate(steps)
             return True
 
-        def _evaluate(self, steps: int) -> None:
+        def evaluate(self, steps: int) -> None:
             row: dict[str, Any] = {"timesteps": steps}
             for opponent in args.eval_opponents:
                 rate = win_rate(self.model, args.game, args.players, opponent, args.options,
@@ -199,34 +411,61 @@ def train(args: TrainArgs) -> Path:
                 writer.writeheader()
                 writer.writerows(eval_rows)
 
-    class ProgressCallback(BaseCallback):  # type: ignore[misc]
-        """The learner's steps on a progress bar (stderr, on a terminal only)."""
+    return SelfPlayCallback()
 
-        def __init__(self, bar: Progress) -> None:
-            super().__init__()
-            self.bar = bar
+
+def _league_callback(opponents: _Opponents, league: League) -> Any:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class LeagueCallback(BaseCallback):  # type: ignore[misc]
+        """Records every finished game in the league; after each rollout, sends the
+        new weights to the envs and logs win rates and weights to TensorBoard."""
 
         def _on_step(self) -> bool:
-            self.bar.update(self.num_timesteps - self.bar.done)
+            for finished, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
+                record = info.get("league") if finished else None
+                if record is not None:
+                    league.record(record["opponents"], record["return"])
             return True
 
-    started = time.perf_counter()
-    callback = SelfPlayCallback()
-    with Progress(args.timesteps, f"train {short_name(game.env_id)}", "step",
-                  enabled=args.progress) as bar:
-        model.learn(total_timesteps=args.timesteps, callback=[callback, ProgressCallback(bar)],
-                    tb_log_name="ppo")
-    seconds = time.perf_counter() - started
-    if not eval_rows or eval_rows[-1]["timesteps"] != model.num_timesteps:
-        callback._evaluate(model.num_timesteps)
-    vec_env.close()
-    path = run_dir / "model.zip"
-    model.save(path)
-    summary = {"train_seconds": round(seconds, 1),
-               "env_steps_per_second": round(model.num_timesteps / seconds, 1),
-               "final_evaluation": eval_rows[-1]}
-    save_policy_file(model.policy, path, _card(args, game.env_id, model.num_timesteps, summary))
-    return path
+        def _on_rollout_end(self) -> None:
+            opponents.push()
+            weights = league.weights()
+            for label, rate in league.win_rates().items():
+                self.logger.record(f"league/win_rate/{label}", rate)
+                self.logger.record(f"league/weight/{label}", weights[label])
+
+    return LeagueCallback()
+
+
+def _entropy_schedule(args: TrainArgs, end: float) -> Any:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class EntropySchedule(BaseCallback):  # type: ignore[misc]
+        """The entropy coefficient, linear from ``ent_coef`` to ``end``."""
+
+        def _on_rollout_start(self) -> None:
+            progress = min(1.0, self.num_timesteps / args.timesteps)
+            coefficient = args.ent_coef + (end - args.ent_coef) * progress
+            self.model.ent_coef = coefficient  # type: ignore[attr-defined]
+            self.logger.record("train/ent_coef", coefficient)
+
+        def _on_step(self) -> bool:
+            return True
+
+    return EntropySchedule()
+
+
+def _progress_callback(bar: Progress) -> Any:
+    """The learner's steps on a progress bar (stderr, on a terminal only)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class ProgressCallback(BaseCallback):  # type: ignore[misc]
+        def _on_step(self) -> bool:
+            bar.update(self.num_timesteps - bar.done)
+            return True
+
+    return ProgressCallback()
 
 
 def _card(args: TrainArgs, env_id: str, steps: int, extra: Mapping[str, Any]) -> dict[str, Any]:

@@ -45,12 +45,16 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
         options: rule options of the game.
         seed: seeds the deals and every draw of seats and opponents.
         learner_seat: a fixed seat for the learner; ``None`` draws one per game.
+        keep: how many of the latest checkpoints ``self`` draws from.
+
+    The ``info`` of a game that ends holds ``episode``, ``learner_seat`` and ``league``
+    (the opponents' labels and the learner's return, for :mod:`agents.league`).
     """
 
     def __init__(self, game: str, num_envs: int, num_players: int = 2,
                  opponents: Sequence[str] = ("random",),
                  options: Mapping[str, Any] | None = None, seed: int | None = None,
-                 learner_seat: int | None = None) -> None:
+                 learner_seat: int | None = None, keep: int = 5) -> None:
         self.game = find_game(game)
         if num_players not in self.game.player_counts:
             raise ValueError(f"{self.game.env_id} takes {list(self.game.player_counts)} players, "
@@ -62,7 +66,8 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
                              "--vector")
         self.options = dict(options or {})
         self.engine = self.game.make_batched(num_envs, num_players, **self.options)
-        self.pool = OpponentPool(self.game, num_players, list(opponents), self.options)
+        self.pool = OpponentPool(self.game, num_players, list(opponents), self.options,
+                                 keep=keep)
         for label, policy in self.pool._fixed.items():
             if hasattr(policy, "act_in"):
                 raise ValueError(f"opponent {label!r} searches game states; the batched "
@@ -141,6 +146,11 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
         """Let ``self`` opponents draw from a newly saved model."""
         self.pool.add_checkpoint(path)
 
+    def set_opponent_weights(self, weights: Mapping[str, float] | None) -> None:
+        """Draw opponents by these weights from now on (a league's); ``None`` returns
+        to the uniform draw."""
+        self.pool.set_weights(weights)
+
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         value = getattr(self, attr_name)
         return [value for _ in self._indices(indices)]
@@ -201,9 +211,12 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
         engine = self.engine
         for i in np.flatnonzero(ended).tolist():
             seat = int(self.learner[i])
-            infos[i]["episode"] = {"r": float(engine.final_returns[i, seat]),
-                                   "l": int(engine.final_lengths[i])}
+            episode_return = float(engine.final_returns[i, seat])
+            infos[i]["episode"] = {"r": episode_return, "l": int(engine.final_lengths[i])}
             infos[i]["learner_seat"] = seat
+            infos[i]["league"] = {
+                "opponents": [self._labels[j] for j in self.assigned[i].tolist() if j >= 0],
+                "return": episode_return}
         self._draw(ended)
 
     def _play_opponents(self, rewards: NDArray[np.float64], dones: NDArray[np.bool_],

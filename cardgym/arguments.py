@@ -82,6 +82,12 @@ def discount(text: str) -> float:
                          "a number in (0, 1]"))
 
 
+def unit_interval(text: str) -> float:
+    """An argparse type: a share, a number in [0, 1]."""
+    return float(_number(text, float, lambda v: math.isfinite(v) and 0 <= v <= 1,
+                         "a number in [0, 1]"))
+
+
 def game_name(text: str) -> str:
     """An argparse type: a registered game by id or short name; returns its env id."""
     try:
