@@ -2,21 +2,32 @@
 
 Usage::
 
-    python benchmarks/train_baselines.py                     # all six, 3-13 minutes each
+    python benchmarks/train_baselines.py                       # all six, at their budgets
     python benchmarks/train_baselines.py --games karel_kakelaar --players 2 --timesteps 50000
+    python benchmarks/train_baselines.py --scratch runs/baselines --resume   # continue
 
-For each game at its baseline table sizes (each game's ``baseline_players``)
-this runs :func:`agents.train.train` (MaskablePPO by self-play against random,
-heuristic and the learner's own checkpoints) in a scratch folder, then copies into
-``models/GAME-Np/`` the policy file ``model.safetensors`` (the network's tensors only,
-which the ``baseline`` agent loads without unpickling anything: :mod:`agents.policy_file`),
-``model.zip`` and the card ``model.json``. The shipped zip drops the optimizer's moment
-estimates (they serve only to resume training and are most of the file): it plays
-exactly as the trained model, and loads with ``MaskablePPO.load`` like any other. The
-card records the command, the budget, the final evaluation and how to rebuild the
-network; ``benchmarks/arena.py --update-cards`` adds the arena results.
+For each game at its baseline table sizes (each game's ``baseline_players``) this runs
+:func:`agents.train.train` in a scratch folder: MaskablePPO with league self-play
+(``--league``: random, heuristic and the learner's own checkpoints, drawn by
+prioritized fictitious self-play), on 256 batched games where the game has a batched
+engine, for the budget :data:`BUDGETS` states (``--timesteps`` overrides it). The
+network size, discount, learning rate, entropy schedule and batch sizes are the best
+trial of the game's recorded sweep (``benchmarks/results/sweep/GAME-Np.json``, made by
+``python -m benchmarks.sweep``; a table size that was not swept takes the game's
+nearest swept size), or train's defaults if the game has none (``--no-sweep``).
 
-The networks are small (64x64) so that the files stay small; the budget is modest.
+It then copies into ``models/GAME-Np/`` the policy file ``model.safetensors`` (the
+network's tensors only, which the ``baseline`` agent loads without unpickling anything:
+:mod:`agents.policy_file`), ``model.zip`` and the card ``model.json``. The shipped zip
+drops the optimizer's moment estimates (they serve only to resume training and are
+most of the file): it plays exactly as the trained model, and loads with
+``MaskablePPO.load`` like any other. The card records the command, the budget, the
+wall time, the sweep trial the settings come from, the league and the final
+evaluation; ``benchmarks/arena.py --update-cards`` adds the arena results and
+``--update-cards`` of ``benchmarks/exploitability.py`` the best-response figures.
+
+With ``--scratch DIR --resume`` a run that was stopped continues from its latest
+checkpoint (``cardgym train --resume``), and a finished one is shipped again as it is.
 """
 
 from __future__ import annotations
@@ -34,9 +45,25 @@ from typing import Any
 from agents.baselines import baseline_path, baseline_settings
 from agents.model_card import read_card, write_card
 from agents.policy_file import weights_path
+from agents.resume import latest_checkpoint
 from agents.train import TrainArgs, train
+from benchmarks.sweep import best_settings
 from cardgym.arguments import HelpFormatter, non_negative_int, positive_int
-from cardgym.registration import games, short_name
+from cardgym.registration import find_game, games, short_name
+
+#: Learner steps per baseline (game short name, players).
+BUDGETS = {
+    ("power_hungry_pets", 2): 3_000_000,
+    ("power_hungry_pets", 4): 2_000_000,
+    ("karel_kakelaar", 2): 3_000_000,
+    ("karel_kakelaar", 5): 2_000_000,
+    ("exploding_kittens", 2): 1_000_000,
+    ("exploding_kittens", 4): 1_000_000,
+}
+#: The budget of a table that :data:`BUDGETS` does not list.
+DEFAULT_BUDGET = 1_000_000
+
+RESULTS = Path(__file__).resolve().parent / "results"
 
 
 @dataclass
@@ -47,27 +74,52 @@ class Args:
         "help": "only these games (short names); default every game"})
     players: tuple[int, ...] = field(default=(), metadata={
         "help": "only these player counts among each game's baseline sizes"})
-    timesteps: int = field(default=400_000, metadata={"help": "learner steps per model"})
+    timesteps: int | None = field(default=None, metadata={
+        "help": "learner steps per model (default each table's budget in BUDGETS)"})
     seed: int = field(default=0, metadata={"help": "seed of every run"})
-    eval_games: int = field(default=200, metadata={
+    eval_games: int = field(default=400, metadata={
         "help": "games against random and against heuristic in the final evaluation"})
-    net_arch: tuple[int, ...] = field(default=(64, 64), metadata={
-        "help": "hidden layer sizes of the policy and value networks"})
+    net_arch: tuple[int, ...] | None = field(default=None, metadata={
+        "help": "hidden layer sizes (default the sweep's best, else train's default)"})
+    sweep: bool = field(default=True, metadata={
+        "help": "take the settings of the game's recorded sweep (--no-sweep: train's "
+                "defaults)"})
+    vector: int = field(default=256, metadata={
+        "help": "games on the batched engine where the game has one (0: single envs)"})
     scratch: str | None = field(default=None, metadata={
         "help": "folder for the runs (checkpoints, logs); default a temporary folder"})
+    resume: bool = field(default=False, metadata={
+        "help": "continue the runs in --scratch from their latest checkpoints"})
     progress: bool = field(default=False, metadata={"help": "show SB3's progress bar"})
 
 
-def train_args(game: str, players: int, args: Args, scratch: Path) -> TrainArgs:
-    """The :class:`TrainArgs` of one baseline."""
-    return TrainArgs(
-        game=game, players=players, timesteps=args.timesteps,
-        opponents=("random", "heuristic", "self"), seed=args.seed, n_envs=8,
-        output=scratch, checkpoint_every=max(args.timesteps // 5, 2048),
-        eval_every=max(args.timesteps, 2048), eval_games=args.eval_games,
-        net_arch=args.net_arch,
-        progress=args.progress, tensorboard=False,
+def budget(game: str, players: int, args: Args) -> int:
+    """The learner steps of one baseline."""
+    if args.timesteps is not None:
+        return args.timesteps
+    return BUDGETS.get((short_name(find_game(game).env_id), players), DEFAULT_BUDGET)
+
+
+def train_args(game: str, players: int, args: Args, scratch: Path) -> tuple[TrainArgs, str]:
+    """The :class:`TrainArgs` of one baseline, and where its settings come from."""
+    timesteps = budget(game, players, args)
+    tuned: dict[str, Any] = {}
+    source = "train's defaults"
+    found = best_settings(RESULTS, game, players) if args.sweep else None
+    if found is not None:
+        tuned, source = found
+    if args.net_arch is not None:
+        tuned["net_arch"] = args.net_arch
+        source += f", net_arch {list(args.net_arch)} given"
+    vector = args.vector if find_game(game).batched is not None else 0
+    settings = TrainArgs(
+        game=game, players=players, timesteps=timesteps,
+        opponents=("random", "heuristic", "self"), seed=args.seed, n_envs=8, vector=vector,
+        output=scratch, checkpoint_every=max(timesteps // 20, 2048),
+        eval_every=max(timesteps // 4, 2048), eval_games=args.eval_games, league=True,
+        progress=args.progress, tensorboard=True, **tuned,
     )
+    return settings, source
 
 
 def slim_copy(source: Path, target: Path) -> Path:
@@ -90,20 +142,31 @@ def slim_copy(source: Path, target: Path) -> Path:
 def train_one(game: str, players: int, args: Args, scratch: Path,
               command: str) -> dict[str, Any]:
     """Train one baseline into the scratch folder and ship it; returns its card."""
-    settings = train_args(game, players, args, scratch)
+    settings, source = train_args(game, players, args, scratch)
     started = time.perf_counter()
-    trained = train(settings)
+    finished = settings.run_dir / "model.zip"
+    latest = latest_checkpoint(settings.run_dir) if args.resume else None
+    card_now = read_card(finished) if args.resume and finished.is_file() else None
+    if card_now is not None and card_now.get("timesteps", 0) >= settings.timesteps:
+        trained = finished  # already trained to its budget: ship it as it is
+    else:
+        settings.resume = latest is not None
+        settings.overwrite = not settings.resume
+        trained = train(settings)
     target = baseline_path(game, players)
     slim_copy(trained, target)
     card = dict(read_card(trained) or {})
     card["baseline"] = {
         "command": command,
+        "budget_timesteps": settings.timesteps,
         "wall_seconds": round(time.perf_counter() - started, 1),
+        "settings_from": source,
         "shipped_without_optimizer_state": True,
     }
     previous = read_card(target) or {}
-    if "arena" in previous:  # arena results of an earlier model no longer apply
-        card["arena"] = {"stale": True}
+    for section in ("arena", "exploitability"):
+        if section in previous:  # results of an earlier model no longer apply
+            card[section] = {"stale": True}
     write_card(target, card)
     return card
 
@@ -124,8 +187,8 @@ def run(args: Args, command: str = "", out: Any = sys.stdout) -> list[Path]:
         scratch = Path(args.scratch) if args.scratch else Path(temporary)
         for game, count in settings:
             name = short_name(game.env_id)
-            print(f"train_baselines: {name} {count}p, {args.timesteps} steps ...", file=out,
-                  flush=True)
+            print(f"train_baselines: {name} {count}p, {budget(game.env_id, count, args)} "
+                  "steps ...", file=out, flush=True)
             card = train_one(game.env_id, count, args, scratch, command)
             path = baseline_path(game, count)
             size = path.stat().st_size / 1024
@@ -152,22 +215,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=help_of("games"))
     parser.add_argument("--players", nargs="+", type=positive_int, default=[],
                         help=help_of("players"))
-    parser.add_argument("--timesteps", type=positive_int, default=defaults.timesteps,
+    parser.add_argument("--timesteps", type=positive_int, default=None,
                         help=help_of("timesteps"))
     parser.add_argument("--seed", type=non_negative_int, default=defaults.seed,
                         help=help_of("seed"))
     parser.add_argument("--eval-games", type=positive_int, default=defaults.eval_games,
                         help=help_of("eval_games"))
-    parser.add_argument("--net-arch", type=positive_int, nargs="+",
-                        default=list(defaults.net_arch), help=help_of("net_arch"))
+    parser.add_argument("--net-arch", type=positive_int, nargs="+", default=None,
+                        help=help_of("net_arch"))
+    parser.add_argument("--no-sweep", dest="sweep", action="store_false",
+                        help=help_of("sweep"))
+    parser.add_argument("--vector", type=non_negative_int, default=defaults.vector,
+                        help=help_of("vector"))
     parser.add_argument("--scratch", default=None, help=help_of("scratch"))
+    parser.add_argument("--resume", action="store_true", help=help_of("resume"))
     parser.add_argument("--progress", action="store_true", help=help_of("progress"))
     namespace = parser.parse_args(argv)
+    if namespace.resume and namespace.scratch is None:
+        parser.error("--resume needs --scratch DIR, the folder of the runs to continue")
     args = Args(games=tuple(namespace.games), players=tuple(namespace.players),
                 timesteps=namespace.timesteps, seed=namespace.seed,
                 eval_games=namespace.eval_games,
-                net_arch=tuple(namespace.net_arch), scratch=namespace.scratch,
-                progress=namespace.progress)
+                net_arch=None if namespace.net_arch is None else tuple(namespace.net_arch),
+                sweep=namespace.sweep, vector=namespace.vector, scratch=namespace.scratch,
+                resume=namespace.resume, progress=namespace.progress)
     command = "python benchmarks/train_baselines.py " + " ".join(
         argv if argv is not None else sys.argv[1:])
     try:

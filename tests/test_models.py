@@ -126,7 +126,8 @@ def test_train_baselines_ships_a_copy_that_plays_like_the_trained_model(
 
     monkeypatch.setenv("CARDGYM_MODELS", str(tmp_path / "models"))
     args = train_baselines.Args(games=("karel_kakelaar",), players=(2,), timesteps=2048,
-                                eval_games=10, scratch=str(tmp_path / "runs"))
+                                eval_games=10, scratch=str(tmp_path / "runs"), vector=8,
+                                net_arch=(64, 64))
     assert train_baselines.run(args, command="python benchmarks/train_baselines.py --test") == [
         tmp_path / "models" / "karel_kakelaar-2p" / "model.zip"]
     trained_path = tmp_path / "runs" / "karel_kakelaar-2p-seed0" / "model.zip"
@@ -156,3 +157,5 @@ def test_train_baselines_ships_a_copy_that_plays_like_the_trained_model(
     assert card["policy"]["weights"] == "model.safetensors"
     assert card["settings"]["net_arch"] == [64, 64]
     assert card["baseline"]["command"] == "python benchmarks/train_baselines.py --test"
+    assert card["baseline"]["budget_timesteps"] == 2048 and card["settings"]["league"] is True
+    assert card["settings"]["vector"] == 8 and card["league"]["members"][0]["label"] == "random"
