@@ -70,7 +70,7 @@ def trust_pickle(spec: str) -> str:
     kind, colon, argument = text.partition(":")
     if colon and kind in ("model", "rllib"):
         return f"{kind}{PICKLE}:{argument}"
-    if text.endswith(MODEL_SUFFIXES) and kind not in ("model", "rllib", f"model{PICKLE}",
+    if text.endswith(MODEL_SUFFIXES) and kind not in ("model", "rllib", "ismcts", f"model{PICKLE}",
                                                          f"rllib{PICKLE}"):
         return f"model{PICKLE}:{text}"
     return spec
@@ -90,7 +90,7 @@ def make_policy(spec: str, game: Game, num_players: int,
     kind, _, argument = text.partition(":")
     trusted = kind in (f"model{PICKLE}", f"rllib{PICKLE}")
     kind = kind.removesuffix(PICKLE) if trusted else kind
-    if text.endswith(MODEL_SUFFIXES) and kind not in ("model", "rllib"):
+    if text.endswith(MODEL_SUFFIXES) and kind not in ("model", "rllib", "ismcts"):
         kind, argument = "model", text
     if kind == "random" and not argument:
         return RandomPolicy()

@@ -62,7 +62,19 @@ Settings (spec ``ismcts:key=value,...``; see :func:`parse_settings`):
   play to the end of the game, so a match of rounds needs ``horizon=game`` with it
   (and rewards at the end of the match);
 - ``prior`` (default ``heuristic``) and ``w`` (default 1): the progressive bias;
-  ``prior=none`` for plain UCB;
+  ``prior=none`` for plain UCB; ``prior=policy``: a learned policy network gives
+  every legal action a probability ``p`` (from the acting seat's observation in the
+  determinisation that first reaches the node, once per node and chooser), the
+  likeliest untried action is expanded first and each action gets
+  ``w * p / (visits + 1)`` (policy-guided ISMCTS);
+- ``value`` (default ``rollout``): ``policy`` values the node an iteration expanded
+  by the network's value head, each seat's estimated return from its own
+  observation, instead of playing on (no playout, so ``rollout`` and ``horizon`` do
+  not matter then);
+- ``model`` (default ``baseline``): the network of ``prior=policy`` and
+  ``value=policy``: ``baseline`` (the shipped model of the game at this table size)
+  or the path of a model written by ``cardgym train`` (its policy file is loaded;
+  nothing is unpickled), e.g. ``ismcts:iterations=200,prior=policy,value=policy``;
 - ``horizon`` (default ``round``): ``round`` or ``game`` (matters in Power Hungry
   Pets only, with its default ``reward=match``);
 - ``tree`` (default ``multi``): ``multi`` or ``single``;

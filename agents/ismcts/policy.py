@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.engines import Engine, engine_for
+from agents.ismcts.network import PolicyNetwork, load_model
 from agents.ismcts.rollout import BatchedPlayouts, MaskArrays, Playouts, Prior
 from agents.ismcts.search import Search
 from agents.ismcts.settings import IsmctsSettings, SettingsError
@@ -31,11 +32,13 @@ class IsmctsPolicy:
         num_players: seats at the table.
         options: rule options of the game.
         settings: the search settings (default :class:`IsmctsSettings()`).
+        model: the :class:`~agents.sb3.ModelPolicy` of ``prior=policy`` or
+            ``value=policy``; default the one ``settings.model`` names.
     """
 
     def __init__(self, game: Game | str, num_players: int,
                  options: Mapping[str, Any] | None = None,
-                 settings: IsmctsSettings | None = None) -> None:
+                 settings: IsmctsSettings | None = None, model: Any = None) -> None:
         self.settings = settings or IsmctsSettings()
         self.options = dict(options or {})
         self.num_players = num_players
@@ -49,7 +52,15 @@ class IsmctsPolicy:
                                   arrays)
         self._prior = (Prior(self.engine, heuristic, arrays)
                        if self.settings.prior == "heuristic" else None)
-        self._batched = self._batched_engine() if self.settings.rollout == "batched" else None
+        uses_playouts = self.settings.value == "rollout"
+        self._batched = (self._batched_engine()
+                         if self.settings.rollout == "batched" and uses_playouts else None)
+        self._network: PolicyNetwork | None = None
+        if self.settings.uses_model:
+            loaded = model if model is not None else load_model(self.settings.model,
+                                                                self.engine, self.options)
+            self._network = PolicyNetwork(self.engine, loaded.network, arrays,
+                                          self.engine.reward_bounds)
         self._root_base = 0
         #: Iterations run by the latest search (0 when the move was forced).
         self.last_iterations = 0
@@ -129,7 +140,8 @@ class IsmctsPolicy:
         """Run the search from ``state`` for ``seat``; returns the root of its tree."""
         batched = (BatchedPlayouts(self._batched, int(rng.integers(2**63)))
                    if self._batched is not None else None)
-        search = Search(self.engine, self.settings, self._playouts, self._prior, batched)
+        search = Search(self.engine, self.settings, self._playouts, self._prior, batched,
+                        self._network)
         root = search.run(state, seat, rng)
         self._root_base = search.root_base
         self.last_iterations = search.iterations

@@ -17,9 +17,18 @@ from typing import Any
 import numpy as np
 
 from agents.engines import Engine
+from agents.ismcts.network import PolicyNetwork
 from agents.ismcts.rollout import BatchedPlayouts, Playouts, Prior
 from agents.ismcts.settings import IsmctsSettings
-from agents.ismcts.tree import Node, backup, expand, follow, select
+from agents.ismcts.tree import (
+    Node,
+    backup,
+    expand,
+    expand_likeliest,
+    follow,
+    select,
+    select_biased,
+)
 
 __all__ = ["Search"]
 
@@ -35,7 +44,10 @@ class Search:
         engine: the game's engine adapter (its operations are read once, here).
         settings: the search settings.
         playouts: how to play on past the tree.
-        prior: the heuristic prior, or ``None`` for plain UCB.
+        prior: the heuristic prior, or ``None``.
+        batched: batched playouts (``rollout=batched``), or ``None``.
+        network: the policy network of ``prior=policy`` and ``value=policy``, or
+            ``None``.
 
     Attributes:
         roots: the roots of the trees: one per seat (``tree=multi`` in a game with
@@ -45,12 +57,15 @@ class Search:
     """
 
     def __init__(self, engine: Engine, settings: IsmctsSettings, playouts: Playouts,
-                 prior: Prior | None, batched: BatchedPlayouts | None = None) -> None:
+                 prior: Prior | None, batched: BatchedPlayouts | None = None,
+                 network: PolicyNetwork | None = None) -> None:
         self.engine = engine
         self.settings = settings
         self.playouts = playouts
         self.batched = batched
         self.prior = prior
+        self.guide = network if settings.prior == "policy" else None
+        self.critic = network if settings.value == "policy" else None
         self._apply, self._is_over, self._to_act = engine.apply, engine.is_over, engine.to_act
         self._legal_mask, self._indices = engine.legal_mask, engine.indices
         self._returns, self._hidden_move = engine.returns, engine.hidden_move
@@ -105,13 +120,21 @@ class Search:
             legal = self._indices(mask)
             base = self._base(sim, actor)
             node = nodes[actor if self.multi else 0]
-            hint = self._hint(node, sim, actor, mask, base, legal, rng)
             untried = [a for a in legal if base + a not in node.children]
-            if untried:
-                action, chosen = expand(node, untried, hint, base, actor, rng)
+            if self.guide is not None and len(legal) > 1:
+                probs = self._probabilities(node, sim, actor, mask, base)
+                if untried:
+                    action, chosen = expand_likeliest(node, untried, probs, base, actor)
+                else:
+                    action, chosen = select_biased(node, legal, base, probs,
+                                                   self.settings.c, self.settings.w)
             else:
-                action, chosen = select(node, legal, base, hint, self.settings.c,
-                                        self.settings.w)
+                hint = self._hint(node, sim, actor, mask, base, legal, rng)
+                if untried:
+                    action, chosen = expand(node, untried, hint, base, actor, rng)
+                else:
+                    action, chosen = select(node, legal, base, hint, self.settings.c,
+                                            self.settings.w)
             self._follow(nodes, paths, sim, actor, action, chosen)
             self._apply(sim, action, rng)
             if untried:
@@ -133,16 +156,30 @@ class Search:
     def _hint(self, node: Node, sim: Any, actor: int, mask: int, base: int,
               legal: Sequence[int], rng: np.random.Generator) -> int:
         """The prior's suggestion at ``node`` as a child key, or ``-1`` for none. It is
-        asked once per node and seat, in the determinisation that first reaches it."""
+        asked once per node and chooser (``base``: the seat, and with ``split=private``
+        what it holds), in the determinisation that first reaches it."""
         if self.prior is None or len(legal) <= 1:
             return -1
         hints = node.hints
         if hints is None:
             hints = node.hints = {}
-        hint = hints.get(actor, -1)
+        hint: int = hints.get(base, -1)
         if hint < 0:
-            hint = hints[actor] = base + self.prior.suggest(sim, actor, mask, rng)
+            hint = hints[base] = base + self.prior.suggest(sim, actor, mask, rng)
         return hint
+
+    def _probabilities(self, node: Node, sim: Any, actor: int, mask: int,
+                       base: int) -> Any:
+        """The policy network's probabilities at ``node`` for the chooser ``base``,
+        read once, in the determinisation that first reaches it."""
+        assert self.guide is not None
+        hints = node.hints
+        if hints is None:
+            hints = node.hints = {}
+        probs = hints.get(base)
+        if probs is None:
+            probs = hints[base] = self.guide.probabilities(sim, actor, mask)
+        return probs
 
     def _follow(self, nodes: list[Node], paths: list[list[Node]], sim: Any, actor: int,
                 action: int, chosen: Node) -> None:
@@ -162,6 +199,8 @@ class Search:
         or of the round being searched (then valued by the engine's ``round_value``)."""
         if self._is_over(sim):
             return self._returns(sim)
+        if self.critic is not None:
+            return self.critic.values(sim)
         if self.batched is not None:
             return self.batched.value(sim)
         if self._round_of is not None:

@@ -9,22 +9,24 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HORIZONS", "PRIORS", "ROLLOUTS", "SPLITS", "TREES", "IsmctsSettings",
+__all__ = ["HORIZONS", "PRIORS", "ROLLOUTS", "SPLITS", "TREES", "VALUES", "IsmctsSettings",
            "SettingsError", "parse_settings"]
 
 ROLLOUTS = ("random", "heuristic", "batched")
-PRIORS = ("none", "heuristic")
+PRIORS = ("none", "heuristic", "policy")
+VALUES = ("rollout", "policy")
 HORIZONS = ("round", "game")
 TREES = ("multi", "single")
 SPLITS = ("private", "none")
-_CHOICES = {"rollout": ROLLOUTS, "prior": PRIORS, "horizon": HORIZONS, "tree": TREES,
-            "split": SPLITS}
-_KEYS = ("iterations", "time", "c", "rollout", "playouts", "prior", "w", "horizon", "tree",
-         "split")
+_CHOICES = {"rollout": ROLLOUTS, "prior": PRIORS, "value": VALUES, "horizon": HORIZONS,
+            "tree": TREES, "split": SPLITS}
+_KEYS = ("iterations", "time", "c", "rollout", "playouts", "prior", "w", "value", "model",
+         "horizon", "tree", "split")
 _USAGE = ("ismcts settings are key=value pairs separated by commas: iterations=N (N >= 1), "
           "time=SECONDS (> 0), c=X (>= 0), rollout=random|heuristic|batched, playouts=K (K >= 1, "
-          "with rollout=batched), prior=none|heuristic, "
-          "w=X (>= 0), horizon=round|game, tree=multi|single, split=private|none; "
+          "with rollout=batched), prior=none|heuristic|policy, "
+          "w=X (>= 0), value=rollout|policy, model=baseline|PATH (with prior=policy or "
+          "value=policy), horizon=round|game, tree=multi|single, split=private|none; "
           "e.g. ismcts:iterations=200,c=0.7,prior=none")
 
 
@@ -46,8 +48,17 @@ class IsmctsSettings:
         playouts: playouts per iteration with ``rollout=batched``.
         prior: ``"heuristic"``: the game's heuristic policy suggests one action at
             each tree node, tried first and favoured by a progressive bias
-            ``w / (visits + 1)``; ``"none"``: plain UCB.
+            ``w / (visits + 1)``; ``"policy"``: the network of ``model`` gives every
+            legal action a probability ``p``, the likeliest untried action is tried
+            first and each is favoured by ``w * p / (visits + 1)``; ``"none"``: plain
+            UCB.
         w: the weight of that bias (rewards scaled into ``[0, 1]``).
+        value: ``"rollout"``: an iteration is valued by playing on (``rollout``);
+            ``"policy"``: by the value head of ``model``, each seat's estimated
+            return from its own observation, at the node the iteration expanded.
+        model: the network of ``prior=policy`` and ``value=policy``: ``baseline``
+            (the shipped model of the game and table size) or the path of a model
+            written by ``cardgym train``.
         horizon: ``"round"``: in a match of rounds, an iteration ends when the round
             being played ends, valued by the engine's ``round_value``; ``"game"``:
             it plays the match out. Games of one round ignore it.
@@ -67,6 +78,8 @@ class IsmctsSettings:
     playouts: int = 16
     prior: str = "heuristic"
     w: float = 1.0
+    value: str = "rollout"
+    model: str = "baseline"
     horizon: str = "round"
     tree: str = "multi"
     split: str = "private"
@@ -94,6 +107,13 @@ class IsmctsSettings:
             if value not in allowed:
                 raise SettingsError(f"ismcts {key} must be one of {', '.join(allowed)}, got "
                                     f"{value!r}")
+        if not self.model:
+            raise SettingsError("ismcts model must be baseline or the path of a model")
+
+    @property
+    def uses_model(self) -> bool:
+        """Whether the search reads a policy network (``prior`` or ``value`` policy)."""
+        return self.prior == "policy" or self.value == "policy"
 
     def label(self) -> str:
         parts = []
@@ -107,6 +127,10 @@ class IsmctsSettings:
         parts.append(f"prior={self.prior}")
         if self.prior != "none":
             parts.append(f"w={self.w:g}")
+        if self.value != "rollout":
+            parts.append(f"value={self.value}")
+        if self.uses_model:
+            parts.append(f"model={self.model}")
         parts += [f"horizon={self.horizon}", f"tree={self.tree}", f"split={self.split}"]
         return "ismcts:" + ",".join(parts)
 
@@ -119,16 +143,8 @@ def _integer(values: dict[str, str], key: str) -> int:
                             f"{values[key]!r}") from None
 
 
-def parse_settings(argument: str) -> IsmctsSettings:
-    """Settings from the text after ``ismcts:``, e.g. ``iterations=200,c=0.7``.
-
-    An empty argument gives the defaults. ``time`` without ``iterations`` searches on
-    the clock alone.
-
-    Raises:
-        SettingsError: an unknown key, a repeated key, a value that does not parse or
-            is out of range; the message says what is allowed.
-    """
+def _pairs(argument: str) -> dict[str, str]:
+    """The ``key=value`` pairs of a settings text, each key known and given once."""
     values: dict[str, str] = {}
     for item in (part.strip() for part in argument.split(",")):
         if not item:
@@ -143,6 +159,20 @@ def parse_settings(argument: str) -> IsmctsSettings:
         if key in values:
             raise SettingsError(f"ismcts setting {key!r} is given more than once")
         values[key] = raw
+    return values
+
+
+def parse_settings(argument: str) -> IsmctsSettings:
+    """Settings from the text after ``ismcts:``, e.g. ``iterations=200,c=0.7``.
+
+    An empty argument gives the defaults. ``time`` without ``iterations`` searches on
+    the clock alone.
+
+    Raises:
+        SettingsError: an unknown key, a repeated key, a value that does not parse or
+            is out of range; the message says what is allowed.
+    """
+    values = _pairs(argument)
     kwargs: dict[str, Any] = {}
     if "iterations" in values:
         kwargs["iterations"] = _integer(values, "iterations")
@@ -162,4 +192,8 @@ def parse_settings(argument: str) -> IsmctsSettings:
     for key in _CHOICES:
         if key in values:
             kwargs[key] = values[key]
+    if "model" in values:
+        if values.get("prior") != "policy" and values.get("value") != "policy":
+            raise SettingsError("ismcts model=... goes with prior=policy or value=policy")
+        kwargs["model"] = values["model"]
     return IsmctsSettings(**kwargs)

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
-__all__ = ["Node", "backup", "expand", "follow", "select"]
+__all__ = ["Node", "backup", "expand", "expand_likeliest", "follow", "select", "select_biased"]
 
 
 class Node:
@@ -29,8 +31,10 @@ class Node:
         self.avails = 1
         self.total = 0.0
         self.seat = seat
-        #: The prior policy's suggestion per seat choosing here (key into children).
-        self.hints: dict[int, int] | None = None
+        #: The prior's suggestion (a key into children) or its probabilities over the
+        #: actions, per chooser here: by the base key of the seat to act and what it
+        #: privately holds (see :class:`~agents.ismcts.search.Search`).
+        self.hints: dict[int, Any] | None = None
 
 
 def expand(node: Node, untried: Sequence[int], hint: int, base: int, actor: int,
@@ -45,6 +49,36 @@ def expand(node: Node, untried: Sequence[int], hint: int, base: int, actor: int,
     else:
         action = untried[0]
     chosen = node.children[base + action] = Node(actor)
+    return action, chosen
+
+
+def expand_likeliest(node: Node, untried: Sequence[int], probs: NDArray[np.float64],
+                     base: int, actor: int) -> tuple[int, Node]:
+    """Add a child for the untried action of ``actor`` that the prior's
+    probabilities ``probs`` favour most (the lowest index on ties)."""
+    action = max(untried, key=lambda a: (probs[a], -a))
+    chosen = node.children[base + action] = Node(actor)
+    return action, chosen
+
+
+def select_biased(node: Node, legal: Sequence[int], base: int, probs: NDArray[np.float64],
+                  c: float, w: float) -> tuple[int, Node]:
+    """:func:`select` with every legal action favoured by ``w * p / (visits + 1)``,
+    ``p`` its prior probability in ``probs``."""
+    children = node.children
+    log, sqrt = math.log, math.sqrt
+    action = legal[0]
+    chosen = children[base + action]
+    best = -math.inf
+    for a in legal:
+        child = children[base + a]
+        value = (child.total / child.visits + c * sqrt(log(child.avails) / child.visits)
+                 + w * probs[a] / (child.visits + 1))
+        if value > best:
+            best, chosen = value, child
+            action = a
+    for a in legal:
+        children[base + a].avails += 1
     return action, chosen
 
 

@@ -312,7 +312,11 @@ def test_specs_build_search_policies() -> None:
     ("ismcts:rollout=smart",
      "ismcts rollout must be one of random, heuristic, batched, got 'smart'"),
     ("ismcts:c=1,c=2", "ismcts setting 'c' is given more than once"),
-    ("ismcts:prior=oracle", "ismcts prior must be one of none, heuristic, got 'oracle'"),
+    ("ismcts:prior=oracle", "ismcts prior must be one of none, heuristic, policy, got 'oracle'"),
+    ("ismcts:value=oracle", "ismcts value must be one of rollout, policy, got 'oracle'"),
+    ("ismcts:model=baseline", "ismcts model=... goes with prior=policy or value=policy"),
+    ("ismcts:value=policy,model=nowhere/model.safetensors",
+     "ismcts model=nowhere/model.safetensors: model file"),
     ("ismcts:w=-2", "ismcts w must be a number >= 0, got -2.0"),
     ("ismcts:horizon=turn", "ismcts horizon must be one of round, game, got 'turn'"),
     ("ismcts:tree=forest", "ismcts tree must be one of multi, single, got 'forest'"),
@@ -497,8 +501,8 @@ def test_the_heuristic_prior_is_tried_first_and_favoured() -> None:
             engine.apply(state, engine.legal_actions(state)[0], np.random.default_rng(0))
         seat = engine.to_act(state)
         root = policy.search(state, seat, np.random.default_rng(game_seed))
-        assert root.hints is not None
-        hint = root.hints[seat]
+        assert root.hints is not None and len(root.hints) == 1, "one chooser at the root"
+        hint = next(iter(root.hints.values()))
         assert root.children[hint].visits >= 90
         move = policy.act_in(state, seat, np.random.default_rng(game_seed))
         assert hint % engine.num_actions == move

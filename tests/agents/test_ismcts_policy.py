@@ -1,0 +1,143 @@
+"""Policy-guided ISMCTS (``prior=policy``, ``value=policy``) and the prior kept per chooser.
+
+The network is the shipped baseline of each game at two players (models/), read from its
+policy file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from agents.ismcts import IsmctsPolicy, IsmctsSettings, parse_settings
+from agents.ismcts.tree import Node
+from agents.options import make_env
+from agents.policy import decide
+from cardgym.registration import find_game
+
+pytest.importorskip("torch")
+
+GAMES = ("power_hungry_pets", "exploding_kittens", "karel_kakelaar")
+
+
+def _opening(policy: IsmctsPolicy, seed: int) -> tuple[Any, int]:
+    """A new game played on until its seat to act has a choice."""
+    engine = policy.engine
+    state = engine.new_game(np.random.default_rng(seed))
+    rng = np.random.default_rng(seed)
+    while len(engine.legal_actions(state)) < 2:
+        engine.apply(state, engine.legal_actions(state)[0], rng)
+    return state, engine.to_act(state)
+
+
+def test_the_settings_name_the_network_and_parse_back() -> None:
+    settings = parse_settings("iterations=50,prior=policy,value=policy,w=3")
+    assert settings == IsmctsSettings(iterations=50, prior="policy", value="policy", w=3.0)
+    assert settings.uses_model and settings.model == "baseline"
+    assert settings.label() == ("ismcts:iterations=50,c=0.7,rollout=random,prior=policy,w=3,"
+                                "value=policy,model=baseline,horizon=round,tree=multi,"
+                                "split=private")
+    assert not IsmctsSettings().uses_model
+
+
+def test_the_policy_prior_tries_the_likeliest_move_first_and_favours_it() -> None:
+    policy = IsmctsPolicy("power_hungry_pets", 2, settings=IsmctsSettings(
+        iterations=100, prior="policy", w=1e9, horizon="game"))
+    network = policy._network
+    assert network is not None
+    engine = policy.engine
+    for seed in range(3):
+        state, seat = _opening(policy, seed)
+        probs = network.probabilities(state, seat, engine.legal_mask(state))
+        assert probs.sum() == pytest.approx(1.0)
+        legal = engine.legal_actions(state)
+        assert all(probs[a] == 0 for a in range(engine.num_actions) if a not in legal)
+        root = policy.search(state, seat, np.random.default_rng(seed))
+        visits = {key % engine.num_actions: child.visits for key, child in root.children.items()}
+        likeliest = max(legal, key=lambda a: (probs[a], -a))
+        assert visits[likeliest] == max(visits.values())
+        order = [key % engine.num_actions for key in root.children]
+        assert order == sorted(legal, key=lambda a: (-probs[a], a)), \
+            "untried moves are expanded likeliest first"
+        # With an overwhelming weight the bias w * p / (visits + 1) rules the selection:
+        # visits grow with the probabilities.
+        for a in legal:
+            if probs[a] < probs[likeliest] / 4:
+                assert visits[a] < visits[likeliest] / 2
+
+
+def test_the_value_head_replaces_the_playouts() -> None:
+    policy = IsmctsPolicy("karel_kakelaar", 2, settings=IsmctsSettings(
+        iterations=60, prior="none", value="policy"))
+
+    def no_playouts(*args: Any) -> None:
+        raise AssertionError("a playout ran with value=policy")
+
+    policy._playouts.to_end = no_playouts  # type: ignore[method-assign]
+    policy._playouts.to_round_end = no_playouts  # type: ignore[method-assign]
+    state, seat = _opening(policy, 0)
+    root = policy.search(state, seat, np.random.default_rng(0))
+    assert sum(child.visits for child in root.children.values()) == 60
+    network = policy._network
+    assert network is not None
+    values = network.values(state)
+    low, high = policy.engine.reward_bounds
+    assert len(values) == 2 and all(low <= v <= high for v in values)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_policy_guided_move_depends_only_on_what_the_seat_may_know(game: str) -> None:
+    policy = IsmctsPolicy(game, 2, settings=IsmctsSettings(
+        iterations=30, prior="policy", value="policy"))
+    engine = policy.engine
+    differed = 0
+    for position in range(3):
+        env = make_env(find_game(game), 2)
+        env.reset(seed=40 + position)
+        rng = np.random.default_rng(position)
+        for _ in range(3 + 5 * position):
+            agent = env.agent_selection
+            if env.terminations[agent]:
+                break
+            legal = env.legal_actions()
+            env.step(legal[int(rng.integers(len(legal)))])
+        agent = env.agent_selection
+        if env.terminations[agent] or len(env.legal_actions()) < 2:
+            continue
+        seat = env.agent_name_mapping[agent]
+        state = env.game_state
+        other = engine.resample(state, seat, np.random.default_rng(position))
+        differed += other != state
+        first = policy.search(state, seat, np.random.default_rng(7))
+        second = policy.search(other, seat, np.random.default_rng(7))
+        assert _stats(first) == _stats(second)
+        move = decide(policy, env, agent, env.observe(agent), np.random.default_rng(9))
+        assert env.observe(agent)["action_mask"][move] == 1
+    assert differed, "no position had hidden information: the test cannot fail"
+
+
+def _stats(root: Node) -> dict[int, Any]:
+    return {key: (child.visits, round(child.total, 6)) for key, child in root.children.items()}
+
+
+def test_the_heuristic_prior_is_asked_per_chooser_not_per_seat() -> None:
+    # With split=private an opponent's choices are kept apart by what it holds; the
+    # prior's suggestion must be kept apart the same way, or the first hand dealt to
+    # it would decide its suggestion for every other hand.
+    policy = IsmctsPolicy("power_hungry_pets", 2, settings=IsmctsSettings(
+        iterations=300, horizon="game"))
+    engine = policy.engine
+    state, seat = _opening(policy, 1)
+    roots = policy.search(state, seat, np.random.default_rng(1)) and policy.last_trees
+    opponent = 1 - seat
+    choosers = 0
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children.values())
+        if node.hints:
+            actors = [key // engine.num_actions % engine.num_players for key in node.hints]
+            choosers = max(choosers, actors.count(opponent))
+    assert choosers >= 2, "some node holds the opponent's suggestion for two different hands"
