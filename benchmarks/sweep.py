@@ -15,8 +15,8 @@ deterministic policy. The objective is the win rate against the heuristic. The s
 - ``learning_rate``: log-uniform in [1e-4, 1e-3];
 - ``ent_coef``: log-uniform in [1e-3, 5e-2], and ``ent_schedule``: kept throughout, or
   annealed linearly to 0 (``--ent-coef-end 0``);
-- ``batch_size``: 256, 1024 or 4096; ``n_epochs``: 4 or 8; ``n_steps``: 64, 128 or 256
-  rollout steps per game (with ``--vector 256``, rollouts of 16,384 to 65,536 decisions).
+- ``batch_size``: 256, 1024 or 4096; ``n_epochs``: 4 or 8; ``n_steps``: 32, 64 or 128
+  rollout steps per game (with ``--vector 256``, rollouts of 8,192 to 32,768 decisions).
 
 Every finished trial is written at once to ``OUTPUT/sweep/GAME-Np.json`` (the settings
 of the sweep, each trial's parameters, objective, evaluation and wall time, and the best
@@ -58,7 +58,7 @@ SPACE: dict[str, tuple[str, tuple[Any, ...]]] = {
     "ent_schedule": ("categorical", (("constant", "to_zero"),)),
     "batch_size": ("categorical", ((256, 1024, 4096),)),
     "n_epochs": ("categorical", ((4, 8),)),
-    "n_steps": ("categorical", ((64, 128, 256),)),
+    "n_steps": ("categorical", ((32, 64, 128),)),
 }
 
 
