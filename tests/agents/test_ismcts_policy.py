@@ -141,3 +141,19 @@ def test_the_heuristic_prior_is_asked_per_chooser_not_per_seat() -> None:
             actors = [key // engine.num_actions % engine.num_players for key in node.hints]
             choosers = max(choosers, actors.count(opponent))
     assert choosers >= 2, "some node holds the opponent's suggestion for two different hands"
+
+
+def test_the_ismcts_table_has_a_row_per_spec_and_opponent(tmp_path: Any) -> None:
+    from benchmarks import ismcts_table
+
+    assert ismcts_table.main(["--env", "kuhn_poker", "--specs", "ismcts:iterations=10",
+                              "ismcts:iterations=5,prior=none", "--opponents", "random",
+                              "heuristic", "--games", "6", "--workers", "1",
+                              "--output", str(tmp_path)]) == 0
+    table = (tmp_path / "ismcts.md").read_text()
+    rows = [line.split(" | ")[1:3] for line in table.splitlines()
+            if line.startswith("| kuhn_poker")]
+    assert rows == [["`ismcts:iterations=10`", "random"], ["`ismcts:iterations=10`", "heuristic"],
+                    ["`ismcts:iterations=5,prior=none`", "random"],
+                    ["`ismcts:iterations=5,prior=none`", "heuristic"]]
+    assert all(" ms |" in line for line in table.splitlines() if line.startswith("| kuhn"))
