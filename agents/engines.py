@@ -23,7 +23,9 @@ the environment's ``Discrete`` space:
 - ``hidden_move(state, action)``: whether that move of the seat to act is hidden
   from every other seat when made (``None`` when no move ever is);
 - ``private_key(state, seat)``: what ``seat`` privately holds, as a hashable key
-  (``None`` for games whose hands are public).
+  (``None`` for games whose hands are public);
+- ``hidden_choices(state, seat)``: the other seats' choices ``seat`` has not seen,
+  each with the state it was made in (``None`` when the game does not list them).
 
 ``engine_for(game, num_players, options)`` builds the adapter (the options are
 checked by the game's ``Config``); ``engine_of_env(env)`` gives the one
@@ -98,6 +100,7 @@ class Engine:
             self.round_value = _round_value(game, config, self.reward_bounds)
         self.hidden_move = game.hidden_move
         self.private_key = game.private_key
+        self.hidden_choices = game.hidden_choices
         self._indices: dict[int, tuple[int, ...]] = {}
 
     def new_game(self, rng: np.random.Generator) -> Any:

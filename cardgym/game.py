@@ -181,6 +181,12 @@ class Game:
             :class:`cardgym.testing.GameKit`), written from the rule text.
         hidden_move: (state, action) -> whether the move stays hidden from every
             other seat when made; ``None`` when every move is seen by all.
+        hidden_choices: (state, seat) -> the choices of other seats that ``seat``
+            has not seen (yet), each as ``(chooser, state, action)``: the state the
+            chooser decided in, from which ``action`` makes the choice again; for
+            searches that weigh a determinisation by how likely a model of the other
+            seats makes those choices (``ismcts:reading=...``). ``None`` when the
+            game does not list them.
         private_key: (state, seat) -> a hashable summary of what ``seat``
             privately holds; ``None`` when hands are public.
         rounds: the round structure, or ``None`` for games of one round.
@@ -225,6 +231,7 @@ class Game:
     seats_out: Callable[[Any], Sequence[int]] | None = None
     log: Callable[[Any], Sequence[Event]] = lambda state: state.log
     hidden_move: Callable[[Any, int], bool] | None = None
+    hidden_choices: Callable[[Any, int], Sequence[tuple[int, Any, int]]] | None = None
     private_key: Callable[[Any, int], Hashable] | None = None
     rounds: Rounds | None = None
     reward_bounds: Callable[[Any], tuple[float, float]] = lambda config: (-1.0, 1.0)

@@ -10,6 +10,7 @@ from typing import Any
 from cardgym.game import Game, Layout
 from kakelaar_env import rules
 from kakelaar_env.cards import DEFAULT_WORM_COUNTS, NUM_WORM_VALUES, NUM_WORMS
+from kakelaar_env.choices import hidden_choices
 from kakelaar_env.encoding import (
     ACTION_TABLE,
     OBSERVATION_SPEC,
@@ -80,6 +81,7 @@ GAME = Game(
     scenario_keys=KEYS,
     # Bids, mother hens and cards taken back are chosen face down, all at once.
     hidden_move=lambda state, action: True,
+    hidden_choices=hidden_choices,
     reward_bounds=_reward_bounds,
     heuristic=KakelaarHeuristic,
     baseline_players=(2, 5),

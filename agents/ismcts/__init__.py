@@ -71,8 +71,14 @@ Settings (spec ``ismcts:key=value,...``; see :func:`parse_settings`):
   by the network's value head, each seat's estimated return from its own
   observation, instead of playing on (no playout, so ``rollout`` and ``horizon`` do
   not matter then);
-- ``model`` (default ``baseline``): the network of ``prior=policy`` and
-  ``value=policy``: ``baseline`` (the shipped model of the game at this table size)
+- ``reading`` (default ``none``): ``heuristic`` or ``policy`` weighs each
+  determinisation by how likely that model of the other seats makes the choices the
+  determinisation gives them and ``seat`` has not seen (the game's
+  ``hidden_choices``; Karel Kakelaar lists the bids, mother hens and picks committed
+  face down in the open stage), and backs the iteration up with that weight
+  (:mod:`agents.ismcts.reading`); ``epsilon`` (default 0.1) is the chance the
+  heuristic model gives the moves the heuristic would not make;
+- ``model`` (default ``baseline``): the network of the ``policy`` settings: ``baseline`` (the shipped model of the game at this table size)
   or the path of a model written by ``cardgym train`` (its policy file is loaded;
   nothing is unpickled), e.g. ``ismcts:iterations=200,prior=policy,value=policy``;
 - ``horizon`` (default ``round``): ``round`` or ``game`` (matters in Power Hungry
@@ -92,8 +98,10 @@ Karel Kakelaar, where the kitten goes back in Exploding Kittens, a Mouse Trapper
 placement) are answered in the tree by opponents who know them (``tree=multi``
 removes this, at the price of merging, in each tree, whatever the hidden move later
 reveals); the opponents' private knowledge is only what ``resample_hidden`` keeps
-of it; and no determinisation is weighted by what the opponents' past moves suggest
-about their cards. In
+of it; and ``reading`` weighs only the choices a game lists as hidden: the cards the
+opponents were dealt by chance (their hands in Power Hungry Pets and Exploding
+Kittens) are not weighed by what their past moves suggest about them, which would
+need the states before those moves. In
 Exploding Kittens with three or more players that is not quite a function of the
 searching seat's information: ``resample_hidden`` caps the other seats' lower bounds
 on each other's hands against the new deal, so a sample's bounds still reflect the

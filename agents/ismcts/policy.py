@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 from agents.engines import Engine, engine_for
 from agents.ismcts.network import PolicyNetwork, load_model
+from agents.ismcts.reading import Reader
 from agents.ismcts.rollout import BatchedPlayouts, MaskArrays, Playouts, Prior
 from agents.ismcts.search import Search
 from agents.ismcts.settings import IsmctsSettings, SettingsError
@@ -45,7 +46,8 @@ class IsmctsPolicy:
         self.engine: Engine = engine_for(game, num_players, self.options)
         self.name = self.settings.label()
         heuristic = (self._heuristic() if "heuristic" in (self.settings.rollout,
-                                                          self.settings.prior) else None)
+                                                          self.settings.prior,
+                                                          self.settings.reading) else None)
         arrays = MaskArrays(self.engine.num_actions)
         self._playouts = Playouts(self.engine,
                                   heuristic if self.settings.rollout == "heuristic" else None,
@@ -61,6 +63,9 @@ class IsmctsPolicy:
                                                                 self.engine, self.options)
             self._network = PolicyNetwork(self.engine, loaded.network, arrays,
                                           self.engine.reward_bounds)
+        self._reader: Reader | None = None
+        if self.settings.reading != "none":
+            self._reader = self._make_reader(heuristic, arrays)
         self._root_base = 0
         #: Iterations run by the latest search (0 when the move was forced).
         self.last_iterations = 0
@@ -86,6 +91,18 @@ class IsmctsPolicy:
                 raise SettingsError("rollout=batched plays to the end of the game: use it with "
                                     "horizon=game")
         return game.make_batched(self.settings.playouts, self.num_players, **self.options)
+
+    def _make_reader(self, heuristic: Any, arrays: MaskArrays) -> Reader:
+        game = self.engine.game
+        if self.engine.hidden_choices is None:
+            from cardgym.registration import games
+
+            having = ", ".join(g.name for g in games() if g.hidden_choices is not None)
+            raise SettingsError(f"reading={self.settings.reading}: {game.title} does not list "
+                                "the hidden choices of its seats (the game contract's "
+                                f"hidden_choices); games that do: {having or 'none'}")
+        network = self._network if self.settings.reading == "policy" else None
+        return Reader(self.engine, heuristic, network, self.settings.epsilon, arrays)
 
     def _heuristic(self) -> Any:
         game = self.engine.game
@@ -126,7 +143,7 @@ class IsmctsPolicy:
             return legal[0]
         root = self.search(state, seat, rng)
         base = self._root_base
-        best, best_key = legal[0], (-1, -math.inf, 0)
+        best, best_key = legal[0], (-1.0, -math.inf, 0)
         for action in legal:
             child = root.children.get(base + action)
             if child is None:
@@ -141,7 +158,7 @@ class IsmctsPolicy:
         batched = (BatchedPlayouts(self._batched, int(rng.integers(2**63)))
                    if self._batched is not None else None)
         search = Search(self.engine, self.settings, self._playouts, self._prior, batched,
-                        self._network)
+                        self._network, self._reader)
         root = search.run(state, seat, rng)
         self._root_base = search.root_base
         self.last_iterations = search.iterations

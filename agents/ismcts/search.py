@@ -18,6 +18,7 @@ import numpy as np
 
 from agents.engines import Engine
 from agents.ismcts.network import PolicyNetwork
+from agents.ismcts.reading import Reader
 from agents.ismcts.rollout import BatchedPlayouts, Playouts, Prior
 from agents.ismcts.settings import IsmctsSettings
 from agents.ismcts.tree import (
@@ -48,6 +49,7 @@ class Search:
         batched: batched playouts (``rollout=batched``), or ``None``.
         network: the policy network of ``prior=policy`` and ``value=policy``, or
             ``None``.
+        reader: weighs each determinisation (``reading=...``), or ``None``.
 
     Attributes:
         roots: the roots of the trees: one per seat (``tree=multi`` in a game with
@@ -58,7 +60,7 @@ class Search:
 
     def __init__(self, engine: Engine, settings: IsmctsSettings, playouts: Playouts,
                  prior: Prior | None, batched: BatchedPlayouts | None = None,
-                 network: PolicyNetwork | None = None) -> None:
+                 network: PolicyNetwork | None = None, reader: Reader | None = None) -> None:
         self.engine = engine
         self.settings = settings
         self.playouts = playouts
@@ -66,6 +68,7 @@ class Search:
         self.prior = prior
         self.guide = network if settings.prior == "policy" else None
         self.critic = network if settings.value == "policy" else None
+        self.reader = reader
         self._apply, self._is_over, self._to_act = engine.apply, engine.is_over, engine.to_act
         self._legal_mask, self._indices = engine.legal_mask, engine.indices
         self._returns, self._hidden_move = engine.returns, engine.hidden_move
@@ -99,16 +102,23 @@ class Search:
         deadline = (time.perf_counter() + settings.time if settings.time is not None
                     else math.inf)
         resample = engine.resample
+        reader = self.reader
+        if reader is not None:
+            reader.start(rng)
+        weight = 1.0
         while self.iterations < limit:
             if self.iterations and deadline != math.inf and time.perf_counter() >= deadline:
                 break
             self.iterations += 1
             sim = resample(state, seat, rng)
-            paths = self._descend(sim, rng)
-            backup(paths, self._value(sim, rng), self._offset, self._scale)
+            if reader is not None:
+                weight = reader.weight(sim, seat)
+            paths = self._descend(sim, rng, weight)
+            backup(paths, self._value(sim, rng), self._offset, self._scale, weight)
         return self.roots[seat if self.multi else 0]
 
-    def _descend(self, sim: Any, rng: np.random.Generator) -> list[list[Node]]:
+    def _descend(self, sim: Any, rng: np.random.Generator,
+                 weight: float = 1.0) -> list[list[Node]]:
         """Selection and expansion, in the tree of the seat to act, playing the moves
         on ``sim``; returns each tree's path from its root."""
         is_over, round_of, in_round = self._is_over, self._round_of, self._in_round
@@ -127,14 +137,14 @@ class Search:
                     action, chosen = expand_likeliest(node, untried, probs, base, actor)
                 else:
                     action, chosen = select_biased(node, legal, base, probs,
-                                                   self.settings.c, self.settings.w)
+                                                   self.settings.c, self.settings.w, weight)
             else:
                 hint = self._hint(node, sim, actor, mask, base, legal, rng)
                 if untried:
                     action, chosen = expand(node, untried, hint, base, actor, rng)
                 else:
                     action, chosen = select(node, legal, base, hint, self.settings.c,
-                                            self.settings.w)
+                                            self.settings.w, weight)
             self._follow(nodes, paths, sim, actor, action, chosen)
             self._apply(sim, action, rng)
             if untried:

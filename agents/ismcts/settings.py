@@ -9,24 +9,27 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HORIZONS", "PRIORS", "ROLLOUTS", "SPLITS", "TREES", "VALUES", "IsmctsSettings",
+__all__ = ["HORIZONS", "PRIORS", "READINGS", "ROLLOUTS", "SPLITS", "TREES", "VALUES",
+           "IsmctsSettings",
            "SettingsError", "parse_settings"]
 
 ROLLOUTS = ("random", "heuristic", "batched")
 PRIORS = ("none", "heuristic", "policy")
 VALUES = ("rollout", "policy")
+READINGS = ("none", "heuristic", "policy")
 HORIZONS = ("round", "game")
 TREES = ("multi", "single")
 SPLITS = ("private", "none")
-_CHOICES = {"rollout": ROLLOUTS, "prior": PRIORS, "value": VALUES, "horizon": HORIZONS,
-            "tree": TREES, "split": SPLITS}
-_KEYS = ("iterations", "time", "c", "rollout", "playouts", "prior", "w", "value", "model",
-         "horizon", "tree", "split")
+_CHOICES = {"rollout": ROLLOUTS, "prior": PRIORS, "value": VALUES, "reading": READINGS,
+            "horizon": HORIZONS, "tree": TREES, "split": SPLITS}
+_KEYS = ("iterations", "time", "c", "rollout", "playouts", "prior", "w", "value", "reading",
+         "epsilon", "model", "horizon", "tree", "split")
 _USAGE = ("ismcts settings are key=value pairs separated by commas: iterations=N (N >= 1), "
           "time=SECONDS (> 0), c=X (>= 0), rollout=random|heuristic|batched, playouts=K (K >= 1, "
           "with rollout=batched), prior=none|heuristic|policy, "
-          "w=X (>= 0), value=rollout|policy, model=baseline|PATH (with prior=policy or "
-          "value=policy), horizon=round|game, tree=multi|single, split=private|none; "
+          "w=X (>= 0), value=rollout|policy, reading=none|heuristic|policy, epsilon=X "
+          "(in (0, 1), with reading=heuristic), model=baseline|PATH (with prior, value or "
+          "reading policy), horizon=round|game, tree=multi|single, split=private|none; "
           "e.g. ismcts:iterations=200,c=0.7,prior=none")
 
 
@@ -56,7 +59,13 @@ class IsmctsSettings:
         value: ``"rollout"``: an iteration is valued by playing on (``rollout``);
             ``"policy"``: by the value head of ``model``, each seat's estimated
             return from its own observation, at the node the iteration expanded.
-        model: the network of ``prior=policy`` and ``value=policy``: ``baseline``
+        reading: ``"heuristic"`` or ``"policy"``: each determinisation is weighed by
+            how likely that model of the other seats makes the choices it gives them
+            (the game's ``hidden_choices``; :mod:`agents.ismcts.reading`);
+            ``"none"``: every determinisation counts the same.
+        epsilon: with ``reading=heuristic``, the chance the model gives the moves
+            the heuristic would not make, spread evenly over them.
+        model: the network of the ``policy`` settings: ``baseline``
             (the shipped model of the game and table size) or the path of a model
             written by ``cardgym train``.
         horizon: ``"round"``: in a match of rounds, an iteration ends when the round
@@ -79,6 +88,8 @@ class IsmctsSettings:
     prior: str = "heuristic"
     w: float = 1.0
     value: str = "rollout"
+    reading: str = "none"
+    epsilon: float = 0.1
     model: str = "baseline"
     horizon: str = "round"
     tree: str = "multi"
@@ -109,11 +120,14 @@ class IsmctsSettings:
                                     f"{value!r}")
         if not self.model:
             raise SettingsError("ismcts model must be baseline or the path of a model")
+        if not (math.isfinite(self.epsilon) and 0 < self.epsilon < 1):
+            raise SettingsError(f"ismcts epsilon must be a number in (0, 1), got "
+                                f"{self.epsilon!r}")
 
     @property
     def uses_model(self) -> bool:
         """Whether the search reads a policy network (``prior`` or ``value`` policy)."""
-        return self.prior == "policy" or self.value == "policy"
+        return "policy" in (self.prior, self.value, self.reading)
 
     def label(self) -> str:
         parts = []
@@ -129,6 +143,10 @@ class IsmctsSettings:
             parts.append(f"w={self.w:g}")
         if self.value != "rollout":
             parts.append(f"value={self.value}")
+        if self.reading != "none":
+            parts.append(f"reading={self.reading}")
+        if self.reading == "heuristic":
+            parts.append(f"epsilon={self.epsilon:g}")
         if self.uses_model:
             parts.append(f"model={self.model}")
         parts += [f"horizon={self.horizon}", f"tree={self.tree}", f"split={self.split}"]
@@ -182,7 +200,7 @@ def parse_settings(argument: str) -> IsmctsSettings:
         if values.get("rollout") != "batched":
             raise SettingsError("ismcts playouts=K goes with rollout=batched")
         kwargs["playouts"] = _integer(values, "playouts")
-    for key in ("time", "c", "w"):
+    for key in ("time", "c", "w", "epsilon"):
         if key in values:
             try:
                 kwargs[key] = float(values[key])
@@ -192,8 +210,12 @@ def parse_settings(argument: str) -> IsmctsSettings:
     for key in _CHOICES:
         if key in values:
             kwargs[key] = values[key]
+    if "model" in values and "policy" not in (values.get("prior"), values.get("value"),
+                                              values.get("reading")):
+        raise SettingsError("ismcts model=... goes with prior=policy, value=policy or "
+                            "reading=policy")
+    if "epsilon" in values and values.get("reading") != "heuristic":
+        raise SettingsError("ismcts epsilon=... goes with reading=heuristic")
     if "model" in values:
-        if values.get("prior") != "policy" and values.get("value") != "policy":
-            raise SettingsError("ismcts model=... goes with prior=policy or value=policy")
         kwargs["model"] = values["model"]
     return IsmctsSettings(**kwargs)

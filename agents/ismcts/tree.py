@@ -27,8 +27,8 @@ class Node:
 
     def __init__(self, seat: int) -> None:
         self.children: dict[int, Node] = {}
-        self.visits = 0
-        self.avails = 1
+        self.visits: float = 0
+        self.avails: float = 1
         self.total = 0.0
         self.seat = seat
         #: The prior's suggestion (a key into children) or its probabilities over the
@@ -62,7 +62,7 @@ def expand_likeliest(node: Node, untried: Sequence[int], probs: NDArray[np.float
 
 
 def select_biased(node: Node, legal: Sequence[int], base: int, probs: NDArray[np.float64],
-                  c: float, w: float) -> tuple[int, Node]:
+                  c: float, w: float, weight: float = 1.0) -> tuple[int, Node]:
     """:func:`select` with every legal action favoured by ``w * p / (visits + 1)``,
     ``p`` its prior probability in ``probs``."""
     children = node.children
@@ -78,16 +78,17 @@ def select_biased(node: Node, legal: Sequence[int], base: int, probs: NDArray[np
             best, chosen = value, child
             action = a
     for a in legal:
-        children[base + a].avails += 1
+        children[base + a].avails += weight
     return action, chosen
 
 
 def select(node: Node, legal: Sequence[int], base: int, hint: int, c: float,
-           w: float) -> tuple[int, Node]:
+           w: float, weight: float = 1.0) -> tuple[int, Node]:
     """The child of ``node`` that maximises ``mean + c * sqrt(ln(availability) / visits)``
     among the legal actions (every one has a child), plus ``w / (visits + 1)`` for the
-    prior's suggestion ``hint``; the first such on ties. Then one availability is
-    counted for each legal child: each could have been played here.
+    prior's suggestion ``hint``; the first such on ties. Then one availability (of the
+    iteration's ``weight``) is counted for each legal child: each could have been
+    played here.
 
     Returns the action and its child.
     """
@@ -105,7 +106,7 @@ def select(node: Node, legal: Sequence[int], base: int, hint: int, c: float,
             best, chosen = value, child
             action = a
     for a in legal:
-        children[base + a].avails += 1
+        children[base + a].avails += weight
     return action, chosen
 
 
@@ -126,11 +127,12 @@ def follow(nodes: list[Node], paths: Sequence[list[Node]], actor: int, chosen: N
 
 
 def backup(paths: Sequence[Sequence[Node]], values: Sequence[float], offset: float,
-           scale: float) -> None:
+           scale: float, weight: float = 1.0) -> None:
     """Add one visit to every node on ``paths``, with the value (the game's return,
-    mapped by ``(value - offset) * scale``) of the seat that chose the move to it."""
-    reward = [(value - offset) * scale for value in values]
+    mapped by ``(value - offset) * scale``) of the seat that chose the move to it; an
+    iteration of ``weight`` (a weighed determinisation) adds that much of a visit."""
+    reward = [(value - offset) * scale * weight for value in values]
     for path in paths:
         for node in path:
-            node.visits += 1
+            node.visits += weight
             node.total += reward[node.seat]

@@ -157,3 +157,113 @@ def test_the_ismcts_table_has_a_row_per_spec_and_opponent(tmp_path: Any) -> None
                     ["`ismcts:iterations=5,prior=none`", "random"],
                     ["`ismcts:iterations=5,prior=none`", "heuristic"]]
     assert all(" ms |" in line for line in table.splitlines() if line.startswith("| kuhn"))
+
+
+# ------------------------------------------------------------ reading the opponents
+
+
+def _kakelaar_stage_states(count: int) -> list[tuple[Any, int]]:
+    """States of two- and three-player games in which the seat to act has another
+    seat's commit hidden from it: up to ``count`` per table size and stage, bids
+    first."""
+    from agents.engines import engine_for
+
+    found: dict[tuple[int, int], list[tuple[Any, int]]] = {}
+    for players in (2, 3):
+        engine = engine_for("karel_kakelaar", players)
+        rng = np.random.default_rng(players)
+        for game_seed in range(60):
+            state = engine.new_game(np.random.default_rng(game_seed))
+            while not engine.is_over(state):
+                seat = engine.to_act(state)
+                bucket = found.setdefault((players, int(state.phase)), [])
+                if len(bucket) < count and engine.hidden_choices(state, seat):  # type: ignore[misc]
+                    bucket.append((state.clone(), seat))
+                legal = engine.legal_actions(state)
+                engine.apply(state, legal[int(rng.integers(len(legal)))], rng)
+    return [case for key in sorted(found, key=lambda k: (k[1], k[0])) for case in found[key]]
+
+
+def test_kakelaar_lists_the_hidden_commits_with_the_states_they_were_made_in() -> None:
+    from agents.engines import engine_for
+    from kakelaar_env.actions import move_to_action
+    from kakelaar_env.choices import hidden_choices, undo_commit
+    from kakelaar_env.position import position
+
+    cases = _kakelaar_stage_states(20)
+    assert len(cases) >= 40
+    stages = set()
+    for state, seat in cases:
+        stages.add(state.phase)
+        engine = engine_for("karel_kakelaar", state.num_players)
+        # Undo every hidden commit, newest first, then make them again in order: each
+        # chooser is to act in the state it chose in, and the end is the same position.
+        back = state.clone()
+        undone = []
+        while (step := undo_commit(back)) is not None:
+            chooser, move = step
+            undone.append((chooser, move_to_action(back, move), back.clone()))
+        assert undone, "the case was chosen for a hidden commit"
+        again = back.clone()
+        rng = np.random.default_rng(0)
+        for chooser, action, before in reversed(undone):
+            assert engine.to_act(again) == chooser
+            assert position(again) == position(before)
+            assert engine.legal_mask(again) >> action & 1
+            engine.apply(again, action, rng)
+        assert position(again) == position(state)
+        # hidden_choices lists the other seats' commits among them, with those states.
+        listed = hidden_choices(state, seat)
+        expected = [(chooser, action, position(before)) for chooser, action, before in undone
+                    if chooser != seat]
+        assert [(chooser, action, position(before))
+                for chooser, before, action in listed] == expected
+    assert len(stages) >= 2, "bids and a later stage both covered"
+
+
+def test_reading_weighs_a_determinisation_by_the_models_likelihood() -> None:
+    policy = IsmctsPolicy("karel_kakelaar", 2, settings=IsmctsSettings(
+        iterations=10, reading="heuristic", epsilon=0.1))
+    reader = policy._reader
+    assert reader is not None
+    engine = policy.engine
+    reader.start(np.random.default_rng(0))
+    weights = set()
+    for state, seat in _kakelaar_stage_states(6)[:6]:
+        for sample in range(8):
+            sim = engine.resample(state, seat, np.random.default_rng(sample))
+            (chooser, before, action), = engine.hidden_choices(sim, seat)  # type: ignore[misc]
+            mask = engine.legal_mask(before)
+            count = bin(mask).count("1")
+            picked = policy._heuristic().act(engine.observe(before, chooser),
+                                              reader.arrays(mask), np.random.default_rng(0))
+            weight = reader.weight(sim, seat)
+            if count == 1 or action == picked:
+                assert weight == pytest.approx(1.0)
+            else:
+                assert weight == pytest.approx(0.1 / (count - 1) / 0.9)
+            weights.add(round(weight, 6))
+    assert len(weights) >= 2, "both likely and unlikely determinisations were seen"
+
+
+def test_a_reading_search_depends_only_on_what_the_seat_may_know() -> None:
+    policy = IsmctsPolicy("karel_kakelaar", 2, settings=IsmctsSettings(
+        iterations=40, reading="heuristic"))
+    engine = policy.engine
+    differed = 0
+    for position, (state, seat) in enumerate(_kakelaar_stage_states(4)[:4]):
+        other = engine.resample(state, seat, np.random.default_rng(position))
+        differed += other != state
+        first = policy.search(state, seat, np.random.default_rng(3))
+        assert _stats(first) == _stats(policy.search(other, seat, np.random.default_rng(3)))
+        assert any(child.visits != int(child.visits) for child in first.children.values()), \
+            "weighed iterations add fractions of a visit"
+    assert differed
+
+
+def test_reading_needs_a_game_that_lists_its_hidden_choices() -> None:
+    from agents.ismcts import SettingsError
+
+    with pytest.raises(SettingsError, match="Power Hungry Pets does not list the hidden "
+                                            "choices .* games that do: karel_kakelaar"):
+        IsmctsPolicy("power_hungry_pets", 2, settings=IsmctsSettings(reading="heuristic"))
