@@ -28,7 +28,6 @@ from agents.ismcts.tree import (
     expand_likeliest,
     follow,
     select,
-    select_biased,
 )
 
 __all__ = ["Search"]
@@ -136,8 +135,8 @@ class Search:
                 if untried:
                     action, chosen = expand_likeliest(node, untried, probs, base, actor)
                 else:
-                    action, chosen = select_biased(node, legal, base, probs,
-                                                   self.settings.c, self.settings.w, weight)
+                    action, chosen = select(node, legal, base, -1, self.settings.c,
+                                            self.settings.w, weight, probs)
             else:
                 hint = self._hint(node, sim, actor, mask, base, legal, rng)
                 if untried:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Node", "backup", "expand", "expand_likeliest", "follow", "select", "select_biased"]
+__all__ = ["Node", "backup", "expand", "expand_likeliest", "follow", "select"]
 
 
 class Node:
@@ -61,34 +61,15 @@ def expand_likeliest(node: Node, untried: Sequence[int], probs: NDArray[np.float
     return action, chosen
 
 
-def select_biased(node: Node, legal: Sequence[int], base: int, probs: NDArray[np.float64],
-                  c: float, w: float, weight: float = 1.0) -> tuple[int, Node]:
-    """:func:`select` with every legal action favoured by ``w * p / (visits + 1)``,
-    ``p`` its prior probability in ``probs``."""
-    children = node.children
-    log, sqrt = math.log, math.sqrt
-    action = legal[0]
-    chosen = children[base + action]
-    best = -math.inf
-    for a in legal:
-        child = children[base + a]
-        value = (child.total / child.visits + c * sqrt(log(child.avails) / child.visits)
-                 + w * probs[a] / (child.visits + 1))
-        if value > best:
-            best, chosen = value, child
-            action = a
-    for a in legal:
-        children[base + a].avails += weight
-    return action, chosen
-
-
 def select(node: Node, legal: Sequence[int], base: int, hint: int, c: float,
-           w: float, weight: float = 1.0) -> tuple[int, Node]:
+           w: float, weight: float = 1.0,
+           probs: NDArray[np.float64] | None = None) -> tuple[int, Node]:
     """The child of ``node`` that maximises ``mean + c * sqrt(ln(availability) / visits)``
-    among the legal actions (every one has a child), plus ``w / (visits + 1)`` for the
-    prior's suggestion ``hint``; the first such on ties. Then one availability (of the
-    iteration's ``weight``) is counted for each legal child: each could have been
-    played here.
+    among the legal actions (every one has a child), plus the prior's bias: ``w /
+    (visits + 1)`` for its suggestion ``hint`` or, given a policy's probabilities
+    ``probs``, ``w * p / (visits + 1)`` for every action; the first such on ties. Then
+    one availability (of the iteration's ``weight``) is counted for each legal child:
+    each could have been played here.
 
     Returns the action and its child.
     """
@@ -100,7 +81,9 @@ def select(node: Node, legal: Sequence[int], base: int, hint: int, c: float,
     for a in legal:
         child = children[base + a]
         value = child.total / child.visits + c * sqrt(log(child.avails) / child.visits)
-        if base + a == hint:
+        if probs is not None:
+            value += w * probs[a] / (child.visits + 1)
+        elif base + a == hint:
             value += w / (child.visits + 1)
         if value > best:
             best, chosen = value, child
