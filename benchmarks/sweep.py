@@ -16,7 +16,9 @@ deterministic policy. The objective is the win rate against the heuristic. The s
 - ``ent_coef``: log-uniform in [1e-3, 5e-2], and ``ent_schedule``: kept throughout, or
   annealed linearly to 0 (``--ent-coef-end 0``);
 - ``batch_size``: 256, 1024 or 4096; ``n_epochs``: 4 or 8; ``n_steps``: 32, 64 or 128
-  rollout steps per game (with ``--vector 256``, rollouts of 8,192 to 32,768 decisions).
+  rollout steps per game counted for 256 games, that is rollouts of 8,192 to 32,768
+  decisions whatever the number of environments (:data:`ROLLOUT_GAMES`; 8 single-game
+  envs then take 1,024 to 4,096 steps each).
 
 Every finished trial is written at once to ``OUTPUT/sweep/GAME-Np.json`` (the settings
 of the sweep, each trial's parameters, objective, evaluation and wall time, and the best
@@ -62,8 +64,13 @@ SPACE: dict[str, tuple[str, tuple[Any, ...]]] = {
 }
 
 
-def settings_of(params: Mapping[str, Any]) -> dict[str, Any]:
-    """The :class:`TrainArgs` fields a trial's parameters stand for."""
+#: ``n_steps`` in the space counts steps per game for this many games.
+ROLLOUT_GAMES = 256
+
+
+def settings_of(params: Mapping[str, Any], envs: int = ROLLOUT_GAMES) -> dict[str, Any]:
+    """The :class:`TrainArgs` fields a trial's parameters stand for, with ``envs``
+    environments (``--vector N`` games, or ``n_envs``) sharing each rollout."""
     return {
         "net_arch": NET_ARCHS[str(params["net_arch"])],
         "gamma": float(params["gamma"]),
@@ -72,7 +79,7 @@ def settings_of(params: Mapping[str, Any]) -> dict[str, Any]:
         "ent_coef_end": 0.0 if params["ent_schedule"] == "to_zero" else None,
         "batch_size": int(params["batch_size"]),
         "n_epochs": int(params["n_epochs"]),
-        "n_steps": int(params["n_steps"]),
+        "n_steps": max(1, int(params["n_steps"]) * ROLLOUT_GAMES // envs),
     }
 
 
@@ -113,7 +120,7 @@ def sweep(game: str, players: int, trials: int, timesteps: int, games: int, vect
                          checkpoint_every=max(timesteps // 5, 1), eval_every=timesteps,
                          eval_games=games, eval_opponents=("heuristic", "random"),
                          league=True, progress=False, tensorboard=False, overwrite=True,
-                         **settings_of(params))
+                         **settings_of(params, vector or TrainArgs.n_envs))
         card = read_card(train(args)) or {}
         evaluation = card.get("final_evaluation", {})
         trial.set_user_attr("evaluation", evaluation)
@@ -157,7 +164,8 @@ def write_results(output: Path, name: str, result: Mapping[str, Any]) -> None:
     (output / "sweep.md").write_text(format_tables(sweeps), encoding="utf-8")
 
 
-def best_settings(results: Path, game: str, players: int) -> tuple[dict[str, Any], str] | None:
+def best_settings(results: Path, game: str, players: int,
+                  envs: int = ROLLOUT_GAMES) -> tuple[dict[str, Any], str] | None:
     """The :class:`TrainArgs` fields of the best trial of the sweep of ``game`` at
     ``players`` in ``results/sweep/`` (or of its nearest swept table size), with a note
     of where they come from; ``None`` if the game was not swept."""
@@ -169,7 +177,7 @@ def best_settings(results: Path, game: str, players: int) -> tuple[dict[str, Any
         data = json.loads(path.read_text())
         if data.get("best"):
             best = data["best"]
-            return settings_of(best["params"]), (f"{path.name} trial {best['number']} "
+            return settings_of(best["params"], envs), (f"{path.name} trial {best['number']} "
                                                  f"(win rate {best['value']} against heuristic)")
     return None
 

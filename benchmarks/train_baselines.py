@@ -105,13 +105,13 @@ def train_args(game: str, players: int, args: Args, scratch: Path) -> tuple[Trai
     timesteps = budget(game, players, args)
     tuned: dict[str, Any] = {}
     source = "train's defaults"
-    found = best_settings(RESULTS, game, players) if args.sweep else None
+    vector = args.vector if find_game(game).batched is not None else 0
+    found = best_settings(RESULTS, game, players, vector or 8) if args.sweep else None
     if found is not None:
         tuned, source = found
     if args.net_arch is not None:
         tuned["net_arch"] = args.net_arch
         source += f", net_arch {list(args.net_arch)} given"
-    vector = args.vector if find_game(game).batched is not None else 0
     settings = TrainArgs(
         game=game, players=players, timesteps=timesteps,
         opponents=("random", "heuristic", "self"), seed=args.seed, n_envs=8, vector=vector,

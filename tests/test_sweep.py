@@ -44,6 +44,8 @@ def test_settings_of_a_trial_map_onto_the_training_arguments() -> None:
         "net_arch": (128, 128), "gamma": 0.995, "learning_rate": 2e-4, "ent_coef": 0.01,
         "ent_coef_end": 0.0, "batch_size": 1024, "n_epochs": 8, "n_steps": 64}
     assert sweep.settings_of({**params, "ent_schedule": "constant"})["ent_coef_end"] is None
+    assert sweep.settings_of(params, envs=8)["n_steps"] == 64 * 256 // 8, \
+        "the same rollout size with 8 single-game envs"
 
 
 def test_the_baselines_train_with_the_best_trial_of_the_nearest_swept_table(
