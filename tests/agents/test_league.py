@@ -152,11 +152,13 @@ def test_the_batched_env_reports_the_opponents_and_the_final_return() -> None:
 # ------------------------------------------------------- training and resuming
 
 
-def test_a_league_run_writes_its_members_and_records_and_leans_on_the_harder_opponent(
-        tmp_path: Path) -> None:
+@pytest.mark.parametrize("vector", [0, 16])
+def test_a_league_run_writes_its_members_and_their_records(tmp_path: Path, vector: int) -> None:
+    if vector:
+        pytest.importorskip("numba")
     args = TrainArgs(game="kuhn_poker", timesteps=4096, opponents=("random", "heuristic", "self"),
                      output=tmp_path, run_name="league", checkpoint_every=1024,
-                     eval_every=4096, league=True, league_size=2, **TINY)
+                     eval_every=4096, league=True, league_size=2, vector=vector, **TINY)
     model = train(args)
     league = json.loads((model.parent / "league.json").read_text())
     labels = [member["label"] for member in league["members"]]
