@@ -14,7 +14,9 @@ over the moves the search seat made, forced moves included). Times depend on the
 machine and its load, so the table says which machine and how many runs shared it.
 The default rows are the plain search (1,000 iterations, random playouts, heuristic
 prior) and the policy-guided search (``prior=policy,value=policy`` on the shipped
-baseline), each against random and the heuristic. ``--output`` writes ``ismcts.md``.
+baseline), and for a game that lists its hidden choices the policy-guided search reading
+its opponent as the heuristic (``reading=heuristic``), each against random and the
+heuristic. ``--output`` writes ``ismcts.md``.
 """
 
 from __future__ import annotations
@@ -32,10 +34,12 @@ from agents.evaluate import evaluate
 from cardgym.arguments import positive_int
 from cardgym.registration import find_game, games, short_name
 
-__all__ = ["DEFAULT_SPECS", "Row", "format_table", "main", "measure"]
+__all__ = ["DEFAULT_SPECS", "READING_SPEC", "Row", "format_table", "main", "measure"]
 
 DEFAULT_SPECS = ("ismcts:iterations=1000",
                  "ismcts:iterations=200,prior=policy,value=policy,w=2")
+#: Added to the default rows of a game that lists its hidden choices.
+READING_SPEC = "ismcts:iterations=200,prior=policy,value=policy,w=2,reading=heuristic"
 DEFAULT_OPPONENTS = ("random", "heuristic")
 
 
@@ -92,7 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--env", nargs="+", default=[], metavar="GAME",
                         help="games (default the library's own, those with 2p baselines)")
-    parser.add_argument("--specs", nargs="+", default=list(DEFAULT_SPECS))
+    parser.add_argument("--specs", nargs="+", default=None,
+                        help="search settings (default the rows named above)")
     parser.add_argument("--opponents", nargs="+", default=list(DEFAULT_OPPONENTS))
     parser.add_argument("--games", type=positive_int, default=200)
     parser.add_argument("--seed", type=int, default=7)
@@ -102,7 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = args.env or [g.name for g in games() if 2 in g.baseline_players]
     rows = []
     for game in chosen:
-        for spec in args.specs:
+        specs = args.specs or [*DEFAULT_SPECS, *(
+            [READING_SPEC] if find_game(game).hidden_choices is not None else [])]
+        for spec in specs:
             for opponent in args.opponents:
                 print(f"ismcts_table: {game}, {spec} vs {opponent} ...", file=sys.stderr,
                       flush=True)
