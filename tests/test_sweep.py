@@ -70,3 +70,17 @@ def test_the_baselines_train_with_the_best_trial_of_the_nearest_swept_table(
     settings, _ = train_baselines.train_args(
         "karel_kakelaar", 2, train_baselines.Args(sweep=False, net_arch=(8,)), tmp_path)
     assert settings.net_arch == (8,) and settings.batch_size == 256
+
+
+def test_the_baseline_table_rows_name_each_opponent_and_its_target(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import baseline_table
+
+    assert baseline_table.main(["--env", "karel_kakelaar", "--games", "4", "--workers", "1",
+                                "--output", str(tmp_path)]) == 0
+    rows = [line.split(" | ") for line in (tmp_path / "baselines.md").read_text().splitlines()
+            if line.startswith("| karel_kakelaar")]
+    assert [row[2] for row in rows] == ["heuristic", "random"]
+    assert [row[-1].split(":")[0] for row in rows] == ["0.60", "0.95"]
+    assert all(row[3] == "4" for row in rows)
+    assert capsys.readouterr().out.startswith("# Baselines at two players")
