@@ -11,15 +11,22 @@ unpickled, so a resumed run trusts its folder no more than ``model:PATH`` does.
 
 from __future__ import annotations
 
+import csv
 import json
 import re
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agents.model_card import ModelError
+from agents.model_card import ModelError, read_card
+from agents.policy_file import load_network, weights_path
 
-__all__ = ["OPTIMIZER_SUFFIX", "checkpoints_in", "latest_checkpoint", "load_optimizer",
-           "optimizer_path", "save_optimizer"]
+if TYPE_CHECKING:
+    from agents.train import TrainArgs
+
+__all__ = ["OPTIMIZER_SUFFIX", "RESUME_SETTINGS", "checkpoints_in", "latest_checkpoint",
+           "load_optimizer", "optimizer_path", "read_eval", "restore", "resume_point",
+           "save_optimizer"]
 
 #: ``step_N.zip`` -> ``step_N.optimizer.safetensors``.
 OPTIMIZER_SUFFIX = ".optimizer.safetensors"
@@ -101,3 +108,62 @@ def latest_checkpoint(run_dir: str | Path) -> tuple[int, Path] | None:
     """``(N, checkpoints/step_N.zip)`` of the run's latest checkpoint, or ``None``."""
     found = checkpoints_in(run_dir)
     return found[-1] if found else None
+
+
+def resume_point(args: TrainArgs) -> tuple[int, Path]:
+    """The steps trained and the latest checkpoint of the run that ``args`` resumes.
+
+    Raises:
+        ValueError: the run has no checkpoint, has already trained ``args.timesteps``
+            steps, or was trained with other settings (:data:`RESUME_SETTINGS`).
+    """
+    latest = latest_checkpoint(args.run_dir)
+    if latest is None:
+        raise ValueError(f"--resume: {args.run_dir} has no checkpoint to resume from "
+                         "(checkpoints/step_N.safetensors)")
+    steps, checkpoint = latest
+    if steps >= args.timesteps:
+        raise ValueError(f"--resume: {args.run_dir} has already trained {steps} steps; ask "
+                         f"for more than that with --timesteps (got {args.timesteps})")
+    card = read_card(checkpoint) or {}
+    recorded = dict(card.get("settings") or {})
+    recorded["players"] = card.get("players")
+    recorded["options"] = card.get("options", {})
+    current = asdict(args)
+    differ = [f"{key}: the run has {_plain(recorded.get(key))}, this call "
+              f"{_plain(current[key])}" for key in RESUME_SETTINGS
+              if key in recorded and _plain(recorded.get(key)) != _plain(current[key])]
+    if differ:
+        raise ValueError(f"--resume: settings differ from {checkpoint.name}'s ("
+                         + "; ".join(differ) + "); resume with the run's own settings")
+    return latest
+
+
+#: Settings a resumed run must share with the run it continues.
+RESUME_SETTINGS = ("players", "net_arch", "options", "opponents", "vector", "league")
+
+
+def restore(model: Any, args: TrainArgs, game: Any, steps: int, checkpoint: Path) -> None:
+    """Copy the checkpoint's network and optimizer state into ``model``."""
+    network = load_network(weights_path(checkpoint), game, args.players, args.options)
+    model.policy.load_state_dict(network.state_dict())
+    load_optimizer(model.policy.optimizer, checkpoint)
+    model.num_timesteps = steps
+
+
+def _plain(value: Any) -> Any:
+    """Tuples as lists, as a card's JSON holds them."""
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+def read_eval(path: Path) -> list[dict[str, Any]]:
+    """The rows of an earlier ``eval.csv`` (none if there is none)."""
+    if not path.is_file():
+        return []
+    with path.open(newline="") as handle:
+        return [{key: int(value) if key == "timesteps" else float(value)
+                 for key, value in row.items()} for row in csv.DictReader(handle)]

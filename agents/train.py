@@ -51,17 +51,23 @@ from typing import Any
 import numpy as np
 
 from agents.league import League
-from agents.model_card import read_card
-from agents.policy_file import load_network, save_policy_file, weights_path
-from agents.resume import checkpoints_in, latest_checkpoint, load_optimizer, save_optimizer
+from agents.policy_file import save_policy_file
+from agents.resume import (
+    RESUME_SETTINGS,
+    checkpoints_in,
+    read_eval,
+    restore,
+    resume_point,
+    save_optimizer,
+)
 from agents.runs import check_run_name, refuse_overwrite, run_folder
 from agents.sb3 import ModelPolicy
 from agents.single_agent import SELF, SingleAgentEnv
 from cardgym.progress import Progress
 from cardgym.registration import find_game, short_name
 
-__all__ = ["MODEL_FILES", "TrainArgs", "check_run_name", "refuse_overwrite", "resume_point",
-           "run_folder", "train", "win_rate"]
+__all__ = ["MODEL_FILES", "RESUME_SETTINGS", "TrainArgs", "check_run_name", "refuse_overwrite",
+           "resume_point", "run_folder", "train", "win_rate"]
 
 
 @dataclass
@@ -208,10 +214,10 @@ def train(args: TrainArgs) -> Path:
         tensorboard_log=str(run_dir / "tb") if args.tensorboard else None,
     )
     if start is not None:
-        _restore(model, args, game, *start)
+        restore(model, args, game, *start)
     opponents = _Opponents(args, vec_env, run_dir, resumed=start is not None)
     eval_path = run_dir / "eval.csv"
-    eval_rows = _read_eval(eval_path) if start is not None else []
+    eval_rows = read_eval(eval_path) if start is not None else []
     callbacks = _callbacks(args, game.env_id, run_dir, opponents, eval_rows, eval_path, done)
     started = time.perf_counter()
     with Progress(args.timesteps, f"train {short_name(game.env_id)}", "step",
@@ -253,65 +259,6 @@ def _save_checkpoint(model: Any, args: TrainArgs, env_id: str, run_dir: Path,
     save_policy_file(model.policy, path, _card(args, env_id, steps, {}))
     save_optimizer(model.policy.optimizer, path)
     return path
-
-
-def resume_point(args: TrainArgs) -> tuple[int, Path]:
-    """The steps trained and the latest checkpoint of the run that ``args`` resumes.
-
-    Raises:
-        ValueError: the run has no checkpoint, has already trained ``args.timesteps``
-            steps, or was trained with other settings (:data:`RESUME_SETTINGS`).
-    """
-    latest = latest_checkpoint(args.run_dir)
-    if latest is None:
-        raise ValueError(f"--resume: {args.run_dir} has no checkpoint to resume from "
-                         "(checkpoints/step_N.safetensors)")
-    steps, checkpoint = latest
-    if steps >= args.timesteps:
-        raise ValueError(f"--resume: {args.run_dir} has already trained {steps} steps; ask "
-                         f"for more than that with --timesteps (got {args.timesteps})")
-    card = read_card(checkpoint) or {}
-    recorded = dict(card.get("settings") or {})
-    recorded["players"] = card.get("players")
-    recorded["options"] = card.get("options", {})
-    current = asdict(args)
-    differ = [f"{key}: the run has {_plain(recorded.get(key))}, this call "
-              f"{_plain(current[key])}" for key in RESUME_SETTINGS
-              if key in recorded and _plain(recorded.get(key)) != _plain(current[key])]
-    if differ:
-        raise ValueError(f"--resume: settings differ from {checkpoint.name}'s ("
-                         + "; ".join(differ) + "); resume with the run's own settings")
-    return latest
-
-
-#: Settings a resumed run must share with the run it continues.
-RESUME_SETTINGS = ("players", "net_arch", "options", "opponents", "vector", "league")
-
-
-def _restore(model: Any, args: TrainArgs, game: Any, steps: int, checkpoint: Path) -> None:
-    """Copy the checkpoint's network and optimizer state into ``model``."""
-    network = load_network(weights_path(checkpoint), game, args.players, args.options)
-    model.policy.load_state_dict(network.state_dict())
-    load_optimizer(model.policy.optimizer, checkpoint)
-    model.num_timesteps = steps
-
-
-def _plain(value: Any) -> Any:
-    """Tuples as lists, as a card's JSON holds them."""
-    if isinstance(value, tuple):
-        return [_plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    return value
-
-
-def _read_eval(path: Path) -> list[dict[str, Any]]:
-    """The rows of an earlier ``eval.csv`` (none if there is none)."""
-    if not path.is_file():
-        return []
-    with path.open(newline="") as handle:
-        return [{key: int(value) if key == "timesteps" else float(value)
-                 for key, value in row.items()} for row in csv.DictReader(handle)]
 
 
 class _Opponents:
