@@ -14,15 +14,12 @@ from __future__ import annotations
 import csv
 import json
 import re
-from dataclasses import asdict
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agents.model_card import ModelError, read_card
 from agents.policy_file import load_network, weights_path
-
-if TYPE_CHECKING:
-    from agents.train import TrainArgs
 
 __all__ = ["OPTIMIZER_SUFFIX", "RESUME_SETTINGS", "checkpoints_in", "latest_checkpoint",
            "load_optimizer", "optimizer_path", "read_eval", "restore", "resume_point",
@@ -110,26 +107,28 @@ def latest_checkpoint(run_dir: str | Path) -> tuple[int, Path] | None:
     return found[-1] if found else None
 
 
-def resume_point(args: TrainArgs) -> tuple[int, Path]:
-    """The steps trained and the latest checkpoint of the run that ``args`` resumes.
+def resume_point(run_dir: Path, timesteps: int,
+                 current: Mapping[str, Any]) -> tuple[int, Path]:
+    """The steps trained and the latest checkpoint of the run in ``run_dir``, to be
+    continued up to ``timesteps`` with the training settings ``current`` (a
+    ``TrainArgs`` as a dict).
 
     Raises:
-        ValueError: the run has no checkpoint, has already trained ``args.timesteps``
+        ValueError: the run has no checkpoint, has already trained ``timesteps``
             steps, or was trained with other settings (:data:`RESUME_SETTINGS`).
     """
-    latest = latest_checkpoint(args.run_dir)
+    latest = latest_checkpoint(run_dir)
     if latest is None:
-        raise ValueError(f"--resume: {args.run_dir} has no checkpoint to resume from "
+        raise ValueError(f"--resume: {run_dir} has no checkpoint to resume from "
                          "(checkpoints/step_N.safetensors)")
     steps, checkpoint = latest
-    if steps >= args.timesteps:
-        raise ValueError(f"--resume: {args.run_dir} has already trained {steps} steps; ask "
-                         f"for more than that with --timesteps (got {args.timesteps})")
+    if steps >= timesteps:
+        raise ValueError(f"--resume: {run_dir} has already trained {steps} steps; ask "
+                         f"for more than that with --timesteps (got {timesteps})")
     card = read_card(checkpoint) or {}
     recorded = dict(card.get("settings") or {})
     recorded["players"] = card.get("players")
     recorded["options"] = card.get("options", {})
-    current = asdict(args)
     differ = [f"{key}: the run has {_plain(recorded.get(key))}, this call "
               f"{_plain(current[key])}" for key in RESUME_SETTINGS
               if key in recorded and _plain(recorded.get(key)) != _plain(current[key])]
@@ -143,9 +142,11 @@ def resume_point(args: TrainArgs) -> tuple[int, Path]:
 RESUME_SETTINGS = ("players", "net_arch", "options", "opponents", "vector", "league")
 
 
-def restore(model: Any, args: TrainArgs, game: Any, steps: int, checkpoint: Path) -> None:
-    """Copy the checkpoint's network and optimizer state into ``model``."""
-    network = load_network(weights_path(checkpoint), game, args.players, args.options)
+def restore(model: Any, game: Any, players: int, options: Mapping[str, Any], steps: int,
+            checkpoint: Path) -> None:
+    """Copy the checkpoint's network and optimizer state into ``model``, which has
+    trained ``steps`` steps then."""
+    network = load_network(weights_path(checkpoint), game, players, options)
     model.policy.load_state_dict(network.state_dict())
     load_optimizer(model.policy.optimizer, checkpoint)
     model.num_timesteps = steps

@@ -57,9 +57,9 @@ from agents.resume import (
     checkpoints_in,
     read_eval,
     restore,
-    resume_point,
     save_optimizer,
 )
+from agents.resume import resume_point as find_resume_point
 from agents.runs import check_run_name, refuse_overwrite, run_folder
 from agents.sb3 import ModelPolicy
 from agents.single_agent import SELF, SingleAgentEnv
@@ -214,7 +214,7 @@ def train(args: TrainArgs) -> Path:
         tensorboard_log=str(run_dir / "tb") if args.tensorboard else None,
     )
     if start is not None:
-        restore(model, args, game, *start)
+        restore(model, game, args.players, args.options, *start)
     opponents = _Opponents(args, vec_env, run_dir, resumed=start is not None)
     eval_path = run_dir / "eval.csv"
     eval_rows = read_eval(eval_path) if start is not None else []
@@ -245,6 +245,16 @@ def train(args: TrainArgs) -> Path:
         summary["league"] = opponents.league.to_json()
     save_policy_file(model.policy, path, _card(args, game.env_id, model.num_timesteps, summary))
     return path
+
+
+def resume_point(args: TrainArgs) -> tuple[int, Path]:
+    """The steps trained and the latest checkpoint of the run that ``args`` resumes.
+
+    Raises:
+        ValueError: the run has no checkpoint, has already trained ``args.timesteps``
+            steps, or was trained with other settings (``RESUME_SETTINGS``).
+    """
+    return find_resume_point(args.run_dir, args.timesteps, asdict(args))
 
 
 def _checkpoint_path(run_dir: Path, steps: int) -> Path:
