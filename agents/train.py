@@ -51,10 +51,12 @@ from typing import Any
 import numpy as np
 
 from agents.league import League
-from agents.policy_file import save_policy_file
+from agents.model_card import card_path
+from agents.policy_file import save_policy_file, weights_path
 from agents.resume import (
     RESUME_SETTINGS,
     checkpoints_in,
+    optimizer_path,
     read_eval,
     restore,
     save_optimizer,
@@ -198,6 +200,7 @@ def train(args: TrainArgs) -> Path:
     start = resume_point(args) if args.resume else None
     if start is None:
         refuse_overwrite(run_dir, MODEL_FILES, args.overwrite)
+        _clear_earlier_run(run_dir)
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     done = 0 if start is None else start[0]
     # A resumed run draws new deals: the seed moves on by the steps already trained.
@@ -229,9 +232,8 @@ def train(args: TrainArgs) -> Path:
     if not eval_rows or eval_rows[-1]["timesteps"] != model.num_timesteps:
         callbacks[0].evaluate(model.num_timesteps)
     vec_env.close()
-    if not _checkpoint_path(run_dir, model.num_timesteps).is_file():
-        # The end of the run as a checkpoint too, so that --resume continues from here.
-        _save_checkpoint(model, args, game.env_id, run_dir, model.num_timesteps)
+    # The end of the run as a checkpoint too, so that --resume continues from here.
+    _save_checkpoint(model, args, game.env_id, run_dir, model.num_timesteps)
     path = run_dir / "model.zip"
     model.save(path)
     summary: dict[str, Any] = {
@@ -257,14 +259,21 @@ def resume_point(args: TrainArgs) -> tuple[int, Path]:
     return find_resume_point(args.run_dir, args.timesteps, asdict(args))
 
 
-def _checkpoint_path(run_dir: Path, steps: int) -> Path:
-    return run_dir / "checkpoints" / f"step_{steps}.zip"
+def _clear_earlier_run(run_dir: Path) -> None:
+    """Remove the checkpoints and league of an earlier run in ``run_dir`` (a new run
+    may replace it): a later ``--resume`` must not continue from them, nor the new
+    run's ``self`` pool mix them in."""
+    for _, checkpoint in checkpoints_in(run_dir):
+        for path in (checkpoint, weights_path(checkpoint), card_path(checkpoint),
+                     optimizer_path(checkpoint)):
+            path.unlink(missing_ok=True)
+    (run_dir / "league.json").unlink(missing_ok=True)
 
 
 def _save_checkpoint(model: Any, args: TrainArgs, env_id: str, run_dir: Path,
                      steps: int) -> Path:
     """``checkpoints/step_N.zip`` with its policy file, card and optimizer state."""
-    path = _checkpoint_path(run_dir, steps)
+    path = run_dir / "checkpoints" / f"step_{steps}.zip"
     model.save(path)
     save_policy_file(model.policy, path, _card(args, env_id, steps, {}))
     save_optimizer(model.policy.optimizer, path)

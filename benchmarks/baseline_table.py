@@ -23,6 +23,7 @@ from pathlib import Path
 from agents.baselines import baseline_policy_path
 from agents.evaluate import evaluate
 from agents.model_card import read_card
+from benchmarks.publish import publish
 from cardgym.arguments import positive_int
 from cardgym.registration import find_game, games, short_name
 
@@ -68,10 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"{opponent} | {agent.seat_games} | {agent.win_rate:.3f} "
                          f"({low:.3f}-{high:.3f}) | {target:.2f}: {verdict} |")
     text = "\n".join(lines) + "\n"
-    print(text)
-    if args.output is not None:
-        args.output.mkdir(parents=True, exist_ok=True)
-        (args.output / "baselines.md").write_text(text, encoding="utf-8")
+    publish(text, args.output, "baselines.md")
     return 0
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents.evaluate import evaluate
+from benchmarks.publish import publish
 from cardgym.arguments import positive_int
 from cardgym.registration import find_game, games, short_name
 
@@ -115,10 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                       flush=True)
                 rows.append(measure(game, spec, opponent, args.games, args.seed, args.workers))
     text = format_table(rows, args.seed, args.workers)
-    print(text)
-    if args.output is not None:
-        args.output.mkdir(parents=True, exist_ok=True)
-        (args.output / "ismcts.md").write_text(text, encoding="utf-8")
+    publish(text, args.output, "ismcts.md")
     return 0
 
 

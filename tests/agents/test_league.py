@@ -250,3 +250,21 @@ def test_the_command_line_refuses_a_resume_it_cannot_do(
     assert card is not None and card["timesteps"] == 2048 and card["resumed_from"] == 1024
     assert main(["train", "kuhn_poker", "--league", "--pfsp-floor", "1.5", *tiny]) == 2
     assert "must be a number in [0, 1]" in capsys.readouterr().err
+
+
+def test_a_new_run_over_an_earlier_one_leaves_no_checkpoint_of_it_to_resume(
+        tmp_path: Path) -> None:
+    longer = TrainArgs(game="kuhn_poker", timesteps=2048, output=tmp_path, run_name="r",
+                       checkpoint_every=512, eval_every=2048, league=True, **TINY)
+    train(longer)
+    assert latest_checkpoint(longer.run_dir) == (2048, longer.run_dir / "checkpoints" /
+                                                 "step_2048.zip")
+    shorter = TrainArgs(game="kuhn_poker", timesteps=1024, output=tmp_path, run_name="r",
+                        checkpoint_every=512, eval_every=1024, overwrite=True, **TINY)
+    train(shorter)
+    names = sorted(path.name for path in (shorter.run_dir / "checkpoints").iterdir())
+    assert names == [f"step_{n}{suffix}" for n in (1024, 512)
+                     for suffix in (".json", ".optimizer.safetensors", ".safetensors", ".zip")]
+    assert not (shorter.run_dir / "league.json").exists(), "the earlier run's league is gone"
+    assert latest_checkpoint(shorter.run_dir) == (1024, shorter.run_dir / "checkpoints" /
+                                                  "step_1024.zip")
