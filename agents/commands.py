@@ -29,7 +29,7 @@ from agents.policy_file import convert_model
 from agents.rllib import commands as rllib_commands
 from agents.runs import check_run_folder
 from agents.single_agent import SELF
-from agents.train import MODEL_FILES, TrainArgs, resume_point, train
+from agents.train import MODEL_FILES, PFSP_SELF, TrainArgs, resume_point, train
 from cardgym.arguments import (
     UsageError,
     add_progress_argument,
@@ -126,6 +126,10 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
                         metavar="P", help="weighting exponent; 0 draws members evenly")
     league.add_argument("--pfsp-floor", type=unit_interval, default=DEFAULTS.pfsp_floor,
                         metavar="F", help="share of draws spread evenly over the members")
+    league.add_argument("--pfsp-self", choices=PFSP_SELF, default=DEFAULTS.pfsp_self,
+                        help="each: every kept checkpoint of the learner is a member; group: "
+                             "they count as one member, whose share is split among them "
+                             "(keeps the fixed opponents' share up) (default: %(default)s)")
     league.add_argument("--league-size", type=positive_int, default=DEFAULTS.league_size,
                         metavar="K", help="checkpoints of the learner kept as members")
     parser.add_argument("--resume", action="store_true",
@@ -176,7 +180,7 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
         n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
         gamma=args.gamma, ent_coef=args.ent_coef, ent_coef_end=args.ent_coef_end,
         net_arch=tuple(args.net_arch), league=args.league, pfsp_power=args.pfsp_power,
-        pfsp_floor=args.pfsp_floor, league_size=args.league_size, resume=args.resume,
+        pfsp_floor=args.pfsp_floor, pfsp_self=args.pfsp_self, league_size=args.league_size, resume=args.resume,
         progress=not args.no_progress, tensorboard=not args.no_tensorboard,
         overwrite=args.overwrite,
     )

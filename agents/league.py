@@ -19,6 +19,13 @@ number of members. Hard opponents, those the learner beats least, are drawn most
 (AlphaStar's "hard" weighting, ``power`` 2 by default); ``floor`` keeps every member,
 even one the learner always beats, in play. ``power`` 0 draws every member equally.
 
+With ``group_self`` (``--pfsp-self group``) the learner's checkpoints (labels
+``self:...``) count as one member in that formula, with the record of all their games
+together; the group's share is then split among the checkpoints by the same weighting
+without the floor. Otherwise each checkpoint is a member of its own, and twenty kept
+checkpoints near an even record hold most of the draws between them: the fixed
+opponents (the heuristic) get about one draw in twenty each.
+
 The league lives in the training process: the envs report each finished game's
 opponents and the learner's return in ``info["league"]``, the trainer records them
 here, and it sends the weights back to the envs (``set_opponent_weights``) after every
@@ -33,7 +40,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["League", "Member", "outcome_score"]
+__all__ = ["League", "Member", "SELF_GROUP", "outcome_score"]
+
+#: The group of the learner's own checkpoints (their labels start ``self:``).
+SELF_GROUP = "self"
 
 
 def outcome_score(episode_return: float) -> float:
@@ -70,13 +80,15 @@ class League:
         power: exponent of the weighting ``(1 - x) ** power``; 0 draws uniformly.
         floor: share of draws spread evenly over all members, in [0, 1].
         window: roughly how many recent games against a member its win rate reflects.
+        group_self: weigh the learner's checkpoints (``self:...``) as one member.
 
     Raises:
         ValueError: a negative or non-finite ``power``, a ``floor`` outside [0, 1],
             or a ``window`` below 1.
     """
 
-    def __init__(self, power: float = 2.0, floor: float = 0.1, window: int = 500) -> None:
+    def __init__(self, power: float = 2.0, floor: float = 0.1, window: int = 500,
+                 group_self: bool = False) -> None:
         if not (math.isfinite(power) and power >= 0):
             raise ValueError(f"power must be a finite number >= 0, got {power!r}")
         if not (math.isfinite(floor) and 0.0 <= floor <= 1.0):
@@ -86,6 +98,7 @@ class League:
         self.power = float(power)
         self.floor = float(floor)
         self.window = int(window)
+        self.group_self = bool(group_self)
         self.members: dict[str, Member] = {}
 
     # ------------------------------------------------------------ members
@@ -125,17 +138,28 @@ class League:
         """The learner's recent win rate against each member."""
         return {label: member.win_rate() for label, member in self.members.items()}
 
+    def group_of(self, label: str) -> str:
+        """The member ``label`` counts as in the weighting: ``self`` for a checkpoint
+        of the learner when the league groups them, else the label itself."""
+        if self.group_self and label.split(":", 1)[0] == SELF_GROUP:
+            return SELF_GROUP
+        return label
+
     def weights(self) -> dict[str, float]:
         """Each member's probability of being drawn for an opponent seat (they sum to 1)."""
         if not self.members:
             return {}
-        hardness = {label: (1.0 - rate) ** self.power for label, rate in self.win_rates().items()}
-        total = sum(hardness.values())
-        count = len(hardness)
-        if total <= 0.0:  # the learner beats everyone: draw evenly
-            return {label: 1.0 / count for label in hardness}
-        return {label: (1.0 - self.floor) * value / total + self.floor / count
-                for label, value in hardness.items()}
+        groups: dict[str, list[Member]] = {}
+        for member in self.members.values():
+            groups.setdefault(self.group_of(member.label), []).append(member)
+        rates = {group: _pooled_win_rate(members) for group, members in groups.items()}
+        shares = _pfsp(rates, self.power, self.floor)
+        weights: dict[str, float] = {}
+        for group, members in groups.items():
+            within = _pfsp({m.label: m.win_rate() for m in members}, self.power, 0.0)
+            for label, share in within.items():
+                weights[label] = shares[group] * share
+        return weights
 
     # ------------------------------------------------------------ saving
 
@@ -145,6 +169,7 @@ class League:
         return {
             "sampling": "pfsp",
             "power": self.power, "floor": self.floor, "window": self.window,
+            "group_self": self.group_self,
             "members": [
                 {"label": m.label, "games": m.games, "score": round(m.score, 6),
                  "recent_games": round(m.recent_games, 6),
@@ -162,7 +187,8 @@ class League:
             ValueError: ``data`` is not a saved league (the message says what is missing).
         """
         try:
-            league = cls(float(data["power"]), float(data["floor"]), int(data["window"]))
+            league = cls(float(data["power"]), float(data["floor"]), int(data["window"]),
+                         bool(data.get("group_self", False)))
             for row in data["members"]:
                 member = league.add(str(row["label"]))
                 member.games = int(row["games"])
@@ -173,3 +199,22 @@ class League:
             raise ValueError(f"not a saved league (league.json): missing or malformed "
                              f"{error}") from None
         return league
+
+
+def _pooled_win_rate(members: Sequence[Member]) -> float:
+    """The learner's recent win rate against a group: all its members' games together,
+    with one game's worth of prior at 1/2 (a single member's own win rate)."""
+    games = sum(m.recent_games for m in members)
+    score = sum(m.recent_score for m in members)
+    return (score + 0.5) / (games + 1.0)
+
+
+def _pfsp(rates: Mapping[str, float], power: float, floor: float) -> dict[str, float]:
+    """PFSP draw probabilities from win rates: ``(1-floor)(1-x)^power/sum + floor/M``."""
+    hardness = {label: (1.0 - rate) ** power for label, rate in rates.items()}
+    total = sum(hardness.values())
+    count = len(hardness)
+    if total <= 0.0:  # the learner beats everyone: draw evenly
+        return {label: 1.0 / count for label in hardness}
+    return {label: (1.0 - floor) * value / total + floor / count
+            for label, value in hardness.items()}

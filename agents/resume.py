@@ -139,7 +139,8 @@ def resume_point(run_dir: Path, timesteps: int,
 
 
 #: Settings a resumed run must share with the run it continues.
-RESUME_SETTINGS = ("players", "net_arch", "options", "opponents", "vector", "league")
+RESUME_SETTINGS = ("players", "net_arch", "options", "opponents", "vector", "league",
+                   "pfsp_self")
 
 
 def restore(model: Any, game: Any, players: int, options: Mapping[str, Any], steps: int,

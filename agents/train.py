@@ -68,7 +68,7 @@ from agents.single_agent import SELF, SingleAgentEnv
 from cardgym.progress import Progress
 from cardgym.registration import find_game, short_name
 
-__all__ = ["MODEL_FILES", "RESUME_SETTINGS", "TrainArgs", "check_run_name", "refuse_overwrite",
+__all__ = ["MODEL_FILES", "PFSP_SELF", "RESUME_SETTINGS", "TrainArgs", "check_run_name", "refuse_overwrite",
            "resume_point", "run_folder", "train", "win_rate"]
 
 
@@ -107,6 +107,9 @@ class TrainArgs:
     league: bool = False
     pfsp_power: float = 2.0
     pfsp_floor: float = 0.1
+    #: ``each``: every kept checkpoint of the learner is a league member of its own;
+    #: ``group``: they share one member's weight (``--pfsp-self``, :mod:`agents.league`).
+    pfsp_self: str = "each"
     #: Checkpoints of the learner the ``self`` pool keeps: the latest 5, or with
     #: ``league`` the latest ``league_size``.
     league_size: int = 20
@@ -128,6 +131,9 @@ class TrainArgs:
         name = self.run_name or f"{short_name(find_game(self.game).env_id)}-{self.players}p-seed{self.seed}"
         return run_folder(self.output, name)
 
+
+#: How the league counts the learner's checkpoints (``TrainArgs.pfsp_self``).
+PFSP_SELF = ("each", "group")
 
 #: The files of a finished sb3 run that a new run in the same folder would replace.
 MODEL_FILES = ("model.zip", "model.safetensors", "model.json")
@@ -188,7 +194,8 @@ def train(args: TrainArgs) -> Path:
     Raises:
         FileExistsError: the run folder holds an earlier run's model, and neither
             ``args.overwrite`` nor ``args.resume``; nothing is written.
-        ValueError: a run name that would leave the output folder; with ``resume``, a
+        ValueError: a run name that would leave the output folder, league settings out
+            of range (``pfsp_power``, ``pfsp_floor``, ``pfsp_self``); with ``resume``, a
             run without checkpoints, one already trained ``timesteps`` steps, or
             settings that differ from the run's.
     """
@@ -196,6 +203,7 @@ def train(args: TrainArgs) -> Path:
     from sb3_contrib import MaskablePPO
 
     game = find_game(args.game)
+    _check_league_settings(args)
     run_dir = args.run_dir
     start = resume_point(args) if args.resume else None
     if start is None:
@@ -280,6 +288,14 @@ def _save_checkpoint(model: Any, args: TrainArgs, env_id: str, run_dir: Path,
     return path
 
 
+def _check_league_settings(args: TrainArgs) -> None:
+    """Refuse league settings that are out of range before anything is written."""
+    if args.pfsp_self not in PFSP_SELF:
+        raise ValueError(f"pfsp_self must be one of {', '.join(PFSP_SELF)}, "
+                         f"got {args.pfsp_self!r}")
+    League(args.pfsp_power, args.pfsp_floor)  # raises ValueError naming the bad setting
+
+
 class _Opponents:
     """The learner's checkpoints in the opponent pool, and the league that weights
     the pool's members (with ``args.league``)."""
@@ -295,7 +311,8 @@ class _Opponents:
         if args.league:
             saved = self.path if resumed and self.path.is_file() else None
             self.league = (League.from_json(json.loads(saved.read_text())) if saved
-                           else League(args.pfsp_power, args.pfsp_floor))
+                           else League(args.pfsp_power, args.pfsp_floor,
+                                       group_self=args.pfsp_self == "group"))
             for label in self.fixed:
                 self.league.add(label)
         if resumed:

@@ -95,6 +95,73 @@ def test_a_league_round_trips_through_json_and_bad_settings_are_refused() -> Non
         League.from_json({"power": 2.0, "floor": 0.1})
 
 
+def _league_of_selves(group_self: bool, selves: int = 20) -> League:
+    """The heuristic and ``selves`` checkpoints, each beaten half the time."""
+    league = League(power=2.0, floor=0.1, window=1000, group_self=group_self)
+    labels = ["heuristic"] + [f"self:step_{k}.zip" for k in range(selves)]
+    for label in labels:
+        league.add(label)
+    for game in range(40):
+        for label in labels:
+            league.record([label], 1.0 if game % 2 else -1.0)
+    return league
+
+
+def test_grouped_checkpoints_share_one_members_weight_so_the_heuristic_keeps_its_share() -> None:
+    each = _league_of_selves(group_self=False).weights()
+    assert each["heuristic"] == pytest.approx(1 / 21, abs=1e-3), \
+        "twenty checkpoints as members of their own take 20 of every 21 draws"
+    grouped = _league_of_selves(group_self=True).weights()
+    assert sum(grouped.values()) == pytest.approx(1.0)
+    assert grouped["heuristic"] == pytest.approx(0.5, abs=1e-3), "two groups at an even record"
+    assert grouped["self:step_0.zip"] == pytest.approx(0.5 / 20, abs=1e-4)
+
+
+def test_within_the_group_the_checkpoints_the_learner_beats_least_are_drawn_most() -> None:
+    league = League(power=2.0, floor=0.2, window=1000, group_self=True)
+    for label in ("random", "self:old.zip", "self:new.zip"):
+        league.add(label)
+    for game in range(100):
+        league.record(["random"], 1.0)
+        league.record(["self:old.zip"], 1.0 if game % 10 < 8 else -1.0)  # learner wins 80%
+        league.record(["self:new.zip"], 1.0 if game % 10 < 4 else -1.0)  # learner wins 40%
+    rates = league.win_rates()
+    selves = [league.members["self:old.zip"], league.members["self:new.zip"]]
+    pooled = (sum(m.recent_score for m in selves) + 0.5) / (sum(m.recent_games for m in selves) + 1)
+    assert pooled == pytest.approx(0.6, abs=0.01), "all the group's games together"
+    hard = {"random": (1 - rates["random"]) ** 2, "self": (1 - pooled) ** 2}
+    self_share = 0.8 * hard["self"] / sum(hard.values()) + 0.2 / 2
+    old, new = (1 - rates["self:old.zip"]) ** 2, (1 - rates["self:new.zip"]) ** 2
+    weights = league.weights()
+    assert weights["self:new.zip"] == pytest.approx(self_share * new / (old + new))
+    assert weights["self:old.zip"] == pytest.approx(self_share * old / (old + new))
+    assert weights["random"] == pytest.approx(1 - self_share)
+    assert league.group_of("self:new.zip") == "self" and league.group_of("random") == "random"
+    again = League.from_json(json.loads(json.dumps(league.to_json())))
+    assert again.group_self and again.weights() == pytest.approx(weights)
+
+
+def test_a_run_with_grouped_checkpoints_saves_the_grouping_and_bad_values_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = TrainArgs(game="kuhn_poker", timesteps=2048, opponents=("heuristic", "self"),
+                     output=tmp_path, run_name="grouped", checkpoint_every=512,
+                     eval_every=2048, league=True, league_size=3, pfsp_self="group", **TINY)
+    model = train(args)
+    league = json.loads((model.parent / "league.json").read_text())
+    assert league["group_self"] is True
+    weights = {m["label"]: m["weight"] for m in league["members"]}
+    selves = sum(w for label, w in weights.items() if label.startswith("self:"))
+    assert weights["heuristic"] >= 0.1 / 2 and selves >= 0.1 / 2, "two members, floor 0.1"
+    assert len(weights) == 4
+    bad = TrainArgs(game="kuhn_poker", output=tmp_path, run_name="bad", league=True,
+                    pfsp_self="pairs", **TINY)
+    with pytest.raises(ValueError, match="pfsp_self must be one of each, group"):
+        train(bad)
+    assert not bad.run_dir.exists(), "nothing is written"
+    assert main(["train", "kuhn_poker", "--league", "--pfsp-self", "pairs"]) == 2
+    assert "invalid choice: 'pairs'" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------- weighted draws
 
 
