@@ -9,7 +9,8 @@ Usage::
 For each game at its baseline table sizes (each game's ``baseline_players``) this runs
 :func:`agents.train.train` in a scratch folder: MaskablePPO with league self-play
 (``--league``: random, heuristic and the learner's own checkpoints, drawn by
-prioritized fictitious self-play), on 256 batched games where the game has a batched
+prioritized fictitious self-play, the checkpoints weighed together as one member:
+``--pfsp-self group``), on 256 batched games where the game has a batched
 engine, for the budget :data:`BUDGETS` states (``--timesteps`` overrides it). The
 network size, discount, learning rate, entropy schedule and batch sizes are the best
 trial of the game's recorded sweep (``benchmarks/results/sweep/GAME-Np.json``, made by
@@ -27,7 +28,8 @@ evaluation; ``benchmarks/arena.py --update-cards`` adds the arena results and
 ``--update-cards`` of ``benchmarks/exploitability.py`` the best-response figures.
 
 With ``--scratch DIR --resume`` a run that was stopped continues from its latest
-checkpoint (``cardgym train --resume``), and a finished one is shipped again as it is.
+checkpoint (``cardgym train --resume``), and a finished one is shipped again as it is
+(its card's wall time is then the run's training time).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from agents.baselines import baseline_path, baseline_settings
 from agents.model_card import read_card, write_card
 from agents.policy_file import weights_path
 from agents.resume import latest_checkpoint
-from agents.train import TrainArgs, train
+from agents.train import PFSP_SELF, TrainArgs, train
 from benchmarks.sweep import best_settings
 from cardgym.arguments import HelpFormatter, non_negative_int, positive_int
 from cardgym.registration import find_game, games, short_name
@@ -84,6 +86,9 @@ class Args:
     sweep: bool = field(default=True, metadata={
         "help": "take the settings of the game's recorded sweep (--no-sweep: train's "
                 "defaults)"})
+    pfsp_self: str = field(default="group", metadata={
+        "help": "how the league counts the learner's checkpoints: group (one member, so "
+                "that the heuristic keeps its share of the draws) or each"})
     vector: int = field(default=256, metadata={
         "help": "games on the batched engine where the game has one (0: single envs)"})
     scratch: str | None = field(default=None, metadata={
@@ -117,6 +122,7 @@ def train_args(game: str, players: int, args: Args, scratch: Path) -> tuple[Trai
         opponents=("random", "heuristic", "self"), seed=args.seed, n_envs=8, vector=vector,
         output=scratch, checkpoint_every=max(timesteps // 20, 2048),
         eval_every=max(timesteps // 4, 2048), eval_games=args.eval_games, league=True,
+        pfsp_self=args.pfsp_self,
         progress=args.progress, tensorboard=True, **tuned,
     )
     return settings, source
@@ -149,6 +155,7 @@ def train_one(game: str, players: int, args: Args, scratch: Path,
     card_now = read_card(finished) if args.resume and finished.is_file() else None
     if card_now is not None and card_now.get("timesteps", 0) >= settings.timesteps:
         trained = finished  # already trained to its budget: ship it as it is
+        started -= float(card_now.get("train_seconds", 0.0))
     else:
         settings.resume = latest is not None
         settings.overwrite = not settings.resume
@@ -225,6 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=help_of("net_arch"))
     parser.add_argument("--no-sweep", dest="sweep", action="store_false",
                         help=help_of("sweep"))
+    parser.add_argument("--pfsp-self", choices=PFSP_SELF, default=defaults.pfsp_self,
+                        help=help_of("pfsp_self"))
     parser.add_argument("--vector", type=non_negative_int, default=defaults.vector,
                         help=help_of("vector"))
     parser.add_argument("--scratch", default=None, help=help_of("scratch"))

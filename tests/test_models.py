@@ -161,3 +161,12 @@ def test_train_baselines_ships_a_copy_that_plays_like_the_trained_model(
     assert card["baseline"]["command"] == "python benchmarks/train_baselines.py --test"
     assert card["baseline"]["budget_timesteps"] == 2048 and card["settings"]["league"] is True
     assert card["settings"]["vector"] == 8 and card["league"]["members"][0]["label"] == "random"
+    assert card["settings"]["pfsp_self"] == "group" and card["league"]["group_self"] is True
+    # Resuming a run that has reached its budget ships it again as it is, and the card
+    # keeps the run's own training time.
+    again = train_baselines.Args(**{**args.__dict__, "resume": True})
+    train_baselines.run(again, command="python benchmarks/train_baselines.py --again")
+    shipped = read_card(shipped_path)
+    assert shipped is not None and shipped["timesteps"] == card["timesteps"]
+    assert shipped["baseline"]["command"].endswith("--again")
+    assert shipped["baseline"]["wall_seconds"] >= shipped["train_seconds"] > 0
