@@ -56,9 +56,9 @@ from cardgym.registration import find_game, games, short_name
 #: Learner steps per baseline (game short name, players).
 BUDGETS = {
     ("power_hungry_pets", 2): 2_000_000,
-    ("power_hungry_pets", 4): 1_000_000,
+    ("power_hungry_pets", 4): 2_000_000,
     ("karel_kakelaar", 2): 2_000_000,
-    ("karel_kakelaar", 5): 1_000_000,
+    ("karel_kakelaar", 5): 2_000_000,
     ("exploding_kittens", 2): 1_000_000,
     ("exploding_kittens", 4): 500_000,
 }
