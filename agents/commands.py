@@ -180,7 +180,8 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
         n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
         gamma=args.gamma, ent_coef=args.ent_coef, ent_coef_end=args.ent_coef_end,
         net_arch=tuple(args.net_arch), league=args.league, pfsp_power=args.pfsp_power,
-        pfsp_floor=args.pfsp_floor, pfsp_self=args.pfsp_self, league_size=args.league_size, resume=args.resume,
+        pfsp_floor=args.pfsp_floor, pfsp_self=args.pfsp_self, league_size=args.league_size,
+        resume=args.resume,
         progress=not args.no_progress, tensorboard=not args.no_tensorboard,
         overwrite=args.overwrite,
     )

@@ -68,8 +68,8 @@ from agents.single_agent import SELF, SingleAgentEnv
 from cardgym.progress import Progress
 from cardgym.registration import find_game, short_name
 
-__all__ = ["MODEL_FILES", "PFSP_SELF", "RESUME_SETTINGS", "TrainArgs", "check_run_name", "refuse_overwrite",
-           "resume_point", "run_folder", "train", "win_rate"]
+__all__ = ["MODEL_FILES", "PFSP_SELF", "RESUME_SETTINGS", "TrainArgs", "check_run_name",
+           "refuse_overwrite", "resume_point", "run_folder", "train", "win_rate"]
 
 
 @dataclass
