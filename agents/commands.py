@@ -24,11 +24,11 @@ from agents.arguments import (
     trusted_specs,
 )
 from agents.evaluate import evaluate
+from agents.league import SELF
 from agents.model_card import read_card
 from agents.policy_file import convert_model
 from agents.rllib import commands as rllib_commands
 from agents.runs import check_run_folder
-from agents.single_agent import SELF
 from agents.train import MODEL_FILES, PFSP_SELF, TrainArgs, resume_point, train
 from cardgym.arguments import (
     UsageError,

@@ -40,10 +40,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["League", "Member", "SELF_GROUP", "outcome_score"]
+__all__ = ["League", "Member", "SELF", "checkpoint_label", "outcome_score"]
 
-#: The group of the learner's own checkpoints (their labels start ``self:``).
-SELF_GROUP = "self"
+#: The opponent spec of the learner's own checkpoints, and the group their labels share.
+SELF = "self"
+
+
+def checkpoint_label(name: str) -> str:
+    """The league and pool label of the learner's checkpoint ``name``: ``self:NAME``
+    (``self:none`` stands in before the first checkpoint)."""
+    return f"{SELF}:{name}"
 
 
 def outcome_score(episode_return: float) -> float:
@@ -141,8 +147,8 @@ class League:
     def group_of(self, label: str) -> str:
         """The member ``label`` counts as in the weighting: ``self`` for a checkpoint
         of the learner when the league groups them, else the label itself."""
-        if self.group_self and label.split(":", 1)[0] == SELF_GROUP:
-            return SELF_GROUP
+        if self.group_self and label.startswith(checkpoint_label("")):
+            return SELF
         return label
 
     def weights(self) -> dict[str, float]:

@@ -18,16 +18,13 @@ import gymnasium
 import numpy as np
 from numpy.typing import NDArray
 
+from agents.league import SELF, checkpoint_label
 from agents.policy import Policy, RandomPolicy, decide
 from agents.sb3 import ModelPolicy
 from agents.specs import make_policy
 from cardgym.aec import CardGameEnv
 from cardgym.errors import IllegalMoveError
 from cardgym.registration import Game, find_game
-
-#: The pool entry that stands for frozen past checkpoints of the learner.
-SELF = "self"
-
 
 #: What an illegal learner action does: raise, or end the game with -1 for the learner.
 ILLEGAL_ACTIONS = ("raise", "lose")
@@ -81,7 +78,7 @@ class OpponentPool:
         ``self:NAME`` for each checkpoint kept (none before the first)."""
         labels = list(self._fixed)
         if SELF in self.specs:
-            labels += [f"{SELF}:{path.name}" for path in self.checkpoints]
+            labels += [checkpoint_label(path.name) for path in self.checkpoints]
         return labels
 
     def set_weights(self, weights: Mapping[str, float] | None) -> None:
@@ -105,14 +102,14 @@ class OpponentPool:
         if spec != SELF:
             return spec, self._fixed[spec]
         if not self.checkpoints:
-            return "self:none", self._random
+            return checkpoint_label("none"), self._random
         return self._snapshot(self.checkpoints[int(rng.integers(len(self.checkpoints)))])
 
     def _sample_weighted(self, rng: np.random.Generator) -> tuple[str, Policy]:
         given = self.weights or {}
         labels = self.members()
         if not labels:  # only 'self', before its first checkpoint
-            return "self:none", self._random
+            return checkpoint_label("none"), self._random
         known = [given[label] for label in labels if label in given]
         default = float(np.mean(known)) if known else 1.0
         weights = np.array([given.get(label, default) for label in labels], np.float64)
@@ -131,7 +128,7 @@ class OpponentPool:
             policy = ModelPolicy.load(path, game=self.game, num_players=self.num_players,
                                       options=self.options)
             self._snapshots[path] = policy
-        return f"self:{path.name}", policy
+        return checkpoint_label(path.name), policy
 
 
 class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]

@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.league import League
+from agents.league import SELF, League, checkpoint_label
 from agents.model_card import card_path
 from agents.policy_file import save_policy_file, weights_path
 from agents.resume import (
@@ -64,7 +64,7 @@ from agents.resume import (
 from agents.resume import resume_point as find_resume_point
 from agents.runs import check_run_name, refuse_overwrite, run_folder
 from agents.sb3 import ModelPolicy
-from agents.single_agent import SELF, SingleAgentEnv
+from agents.single_agent import SingleAgentEnv
 from cardgym.progress import Progress
 from cardgym.registration import find_game, short_name
 
@@ -325,7 +325,8 @@ class _Opponents:
         self.vec_env.env_method("add_checkpoint", str(path))
         self.checkpoints = (self.checkpoints + [path])[-self.keep:]
         if self.league is not None:
-            selves = [f"{SELF}:{p.name}" for p in self.checkpoints] if self.uses_self else []
+            selves = ([checkpoint_label(p.name) for p in self.checkpoints] if self.uses_self
+                      else [])
             for label in selves:
                 self.league.add(label)
             self.league.keep(self.fixed + selves)

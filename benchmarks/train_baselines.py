@@ -153,9 +153,11 @@ def train_one(game: str, players: int, args: Args, scratch: Path,
     finished = settings.run_dir / "model.zip"
     latest = latest_checkpoint(settings.run_dir) if args.resume else None
     card_now = read_card(finished) if args.resume and finished.is_file() else None
+    # A run already trained to its budget is shipped as it is, with its own training time.
+    earlier = 0.0
     if card_now is not None and card_now.get("timesteps", 0) >= settings.timesteps:
-        trained = finished  # already trained to its budget: ship it as it is
-        started -= float(card_now.get("train_seconds", 0.0))
+        trained = finished
+        earlier = float(card_now.get("train_seconds", 0.0))
     else:
         settings.resume = latest is not None
         settings.overwrite = not settings.resume
@@ -166,7 +168,7 @@ def train_one(game: str, players: int, args: Args, scratch: Path,
     card["baseline"] = {
         "command": command,
         "budget_timesteps": settings.timesteps,
-        "wall_seconds": round(time.perf_counter() - started, 1),
+        "wall_seconds": round(earlier + time.perf_counter() - started, 1),
         "settings_from": source,
         "shipped_without_optimizer_state": True,
     }

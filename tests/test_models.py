@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from agents.baselines import (
@@ -164,7 +166,7 @@ def test_train_baselines_ships_a_copy_that_plays_like_the_trained_model(
     assert card["settings"]["pfsp_self"] == "group" and card["league"]["group_self"] is True
     # Resuming a run that has reached its budget ships it again as it is, and the card
     # keeps the run's own training time.
-    again = train_baselines.Args(**{**args.__dict__, "resume": True})
+    again = dataclasses.replace(args, resume=True)
     train_baselines.run(again, command="python benchmarks/train_baselines.py --again")
     shipped = read_card(shipped_path)
     assert shipped is not None and shipped["timesteps"] == card["timesteps"]
