@@ -39,10 +39,18 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from cardgym.actions import ActionTable
-from cardgym.errors import GameOverError, IllegalMoveError, OptionError, OrderError, ScenarioError
+from cardgym.errors import (
+    GameOverError,
+    IllegalMoveError,
+    OptionError,
+    OrderError,
+    ScenarioError,
+    ViewerError,
+)
 from cardgym.game import Game, Layout
 from cardgym.observation import ObservationSpec
 from cardgym.record import TABLE, Event, events_as_seen_by
+from cardgym.table import compose
 
 StateT = TypeVar("StateT")
 
@@ -489,6 +497,44 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
     def close(self) -> None:
         """Nothing to release; present so that ``render`` has its pair."""
 
+    # ----------------------------------------------------------- the table view
+
+    def table_view(self, agent: str | int | None) -> dict[str, Any]:
+        """The table as ``agent`` knows it, in JSON types (:mod:`cardgym.table`).
+
+        Args:
+            agent: an agent name (``"player_0"``) or seat number for that seat's view;
+                ``None`` for the spectator's (public information only); ``"full"``
+                for everything, hidden cards included (finished games, replays).
+
+        Raises:
+            ViewerError: ``agent`` is none of these, or a seat that has left a game
+                that goes on (ask for the spectator's view); nothing changes.
+            OrderError: before ``reset()``.
+        """
+        self._require_reset("table_view()")
+        viewer = table_viewer(agent, self.possible_agents)
+        if isinstance(viewer, int) and self.possible_agents[viewer] not in self.agents \
+                and not self._table_over():
+            raise ViewerError(f"{self.possible_agents[viewer]} has left the game, which goes "
+                              "on without it: ask for the spectator's view (None) or the full "
+                              "view ('full')")
+        return self._table_view(viewer)
+
+    def _table_over(self) -> bool:
+        return (not self.agents or bool(self._is_over_of(self.game_state))
+                or all(self.terminations[a] or self.truncations[a] for a in self.agents))
+
+    def _table_view(self, viewer: int | str | None) -> dict[str, Any]:
+        over = self._table_over()
+        to_act = None if over else self._game_to_act()
+        legal: list[int] = []
+        if not over and (viewer == "full" or viewer == to_act):
+            mask = self._game_legal_mask()
+            legal = [i for i in range(self._num_actions) if mask >> i & 1]
+        return compose(self.game, self.game_state, viewer, num_players=self.num_players,
+                       action_table=self.action_table, to_act=to_act, legal=legal)
+
     # --------------------------------------------------------- the record
 
     @property
@@ -564,6 +610,23 @@ def check_env_arguments(render_modes: Sequence[str], num_players: int,
     )):
         raise OptionError(f"render_seat={render_seat!r} is not allowed; allowed: None "
                           f"({to_act}), 'full', or a seat 0..{num_players - 1}")
+
+
+def table_viewer(agent: object, agents: Sequence[str]) -> int | str | None:
+    """The viewer ``agent`` names: a seat, ``"full"`` or ``None`` (the spectator).
+
+    Raises:
+        ViewerError: naming what is allowed.
+    """
+    if agent is None or agent == "full":
+        return agent  # type: ignore[return-value]
+    if isinstance(agent, str) and agent in agents:
+        return agents.index(agent)
+    if isinstance(agent, (int, np.integer)) and not isinstance(agent, (bool, np.bool_)) \
+            and 0 <= agent < len(agents):
+        return int(agent)
+    raise ViewerError(f"no table view for {agent!r}: ask for an agent ({', '.join(agents)}) "
+                      f"or its seat 0..{len(agents) - 1}, None for the spectator, or 'full'")
 
 
 def start_game(game: Game, new: Callable[[], StateT], rng: np.random.Generator,

@@ -27,6 +27,11 @@ class OptionError(CardgymError, ValueError):
     """An unknown rule option or an option value outside the allowed set."""
 
 
+class ViewerError(CardgymError, ValueError):
+    """A table view or picture asked for a viewer that is not at the table: not a
+    seat, ``"full"`` or ``None`` (the spectator), or a seat that has left the game."""
+
+
 class OrderError(CardgymError, RuntimeError):
     """An environment method called out of order (e.g. ``step`` before ``reset``)."""
 

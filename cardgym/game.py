@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from cardgym.actions import ActionTable
 from cardgym.observation import ObservationSpec
 from cardgym.record import Event
+from cardgym.table import TableSpec
 
 __all__ = ["Game", "Layout", "Rounds", "Variant", "check_game", "load"]
 
@@ -157,6 +158,10 @@ class Game:
             broken rule invariant (cards conserved, bounds, ...).
         render: (state, seat) -> text of the table as ``seat`` sees it, or the
             full table for ``seat=None``.
+        table: the table view (:mod:`cardgym.table`): the table as a seat, a
+            spectator or the full view knows it, in JSON types, built from
+            ``player_view``; what the pictures and the browser table show.
+            Required (:func:`check_game` reports it missing).
         log: state -> the public record (:mod:`cardgym.record`), oldest first.
         describe_event: (event, seat, num_players) -> one event in words, as
             ``seat`` saw it.
@@ -227,6 +232,7 @@ class Game:
     choice_visibility: Callable[[Any, int], tuple[Hashable, int]]
     position: Callable[[Any], dict[str, Any]]
     scenario_keys: tuple[str, ...] = ()
+    table: TableSpec | None = None
     canonical_state: Callable[[Any], Any] | None = None
     seats_out: Callable[[Any], Sequence[int]] | None = None
     log: Callable[[Any], Sequence[Event]] = lambda state: state.log
@@ -347,6 +353,11 @@ def _identity_problems(game: Game) -> list[str]:
             problems.append(f"env_entry_point {game.env_entry_point!r} is not callable")
     except (ImportError, AttributeError, ValueError) as error:
         problems.append(f"env_entry_point {game.env_entry_point!r} does not load: {error}")
+    if game.table is None:
+        problems.append("table is missing: give a cardgym.table.TableSpec (the table "
+                        "view of a seat, a spectator and the full table; docs/table-view.md)")
+    elif not isinstance(game.table, TableSpec):
+        problems.append(f"table must be a cardgym.table.TableSpec, got {game.table!r}")
     if not game.scenario_keys:
         problems.append("scenario_keys is empty: list the keys a scenario may hold")
     if game.rules_page is not None and not game.rules_page.endswith(".md"):

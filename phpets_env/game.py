@@ -24,6 +24,7 @@ from phpets_env.position import canonical, position
 from phpets_env.record import choice_visibility, describe_event
 from phpets_env.render import render_full, render_view
 from phpets_env.scenario import KEYS
+from phpets_env.table import TABLE
 from phpets_env.state import (
     FINAL_TIE_OPTIONS,
     MOUSE_TRAPPER,
@@ -86,6 +87,7 @@ GAME = Game(
     resample_hidden=rules.resample_hidden,
     invariants=check_invariants,
     render=_render,
+    table=TABLE,
     describe_event=describe_event,
     legal_moves=rules.legal_moves,
     move_to_action=move_to_action,
