@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 import numpy as np
 from gymnasium import spaces
@@ -50,7 +50,7 @@ from cardgym.errors import (
 from cardgym.game import Game, Layout
 from cardgym.observation import ObservationSpec
 from cardgym.record import TABLE, Event, events_as_seen_by
-from cardgym.table import compose
+from cardgym.table import compose, table_of
 
 StateT = TypeVar("StateT")
 
@@ -60,6 +60,13 @@ _BEFORE_RESET = frozenset(
 )
 
 Observation = dict[str, NDArray[Any]]
+
+#: The render modes of every cardgym env: text returned, text printed, a picture.
+RENDER_MODES: Final = ("ansi", "human", "rgb_array")
+#: Frames per second of a video of a game (Gymnasium's ``RecordVideo`` reads it).
+RENDER_FPS: Final = 2
+#: The size of a picture of the table, width x height.
+PICTURE_SIZE: Final = (1280, 800)
 
 #: Events the full view of ``render_text`` ends with.
 FULL_VIEW_EVENTS = 12
@@ -108,8 +115,9 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
 
     Args:
         num_players: seats at the table; agents are ``player_0`` .. ``player_{n-1}``.
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"``
-            (``render()`` prints it).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"``
+            (``render()`` prints it) or ``"rgb_array"`` (``render()`` returns a
+            picture of the table, an ``(H, W, 3)`` ``uint8`` array).
         render_seat: whose view ``render()`` shows: a seat number, ``None`` for the
             agent to act, or ``"full"`` for everything, hidden cards included.
         illegal_action: ``"raise"`` (default) raises :class:`IllegalMoveError`;
@@ -124,7 +132,8 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
     action_table: ActionTable[Any]
     observation_spec: ObservationSpec
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"], "is_parallelizable": False
+        "render_modes": list(RENDER_MODES), "is_parallelizable": False,
+        "render_fps": RENDER_FPS,
     }
 
     def __init__(
@@ -145,6 +154,7 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
         self._mask_of, self._apply_of = layout.legal_mask, layout.apply
         check_env_arguments(self.metadata["render_modes"], num_players, render_mode,
                             render_seat, illegal_action)
+        check_picture_support(game, render_mode)
         self.num_players = num_players
         self.render_mode = render_mode
         self.render_seat = render_seat
@@ -454,21 +464,51 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
 
     # ------------------------------------------------------------ rendering
 
-    def render(self) -> str | None:
+    def render(self) -> str | NDArray[np.uint8] | None:
         """The table from ``render_seat``'s view: returned as text with
-        ``render_mode="ansi"``, printed with ``render_mode="human"``."""
+        ``render_mode="ansi"``, printed with ``render_mode="human"``, returned as a
+        picture (:meth:`render_image`) with ``render_mode="rgb_array"``. Nothing is
+        drawn unless a render is asked for."""
         if self.render_mode is None:
             warnings.warn(
-                "render() called without a render_mode; pass render_mode='ansi' or 'human'",
+                "render() called without a render_mode; pass render_mode='ansi', 'human' "
+                "or 'rgb_array'",
                 stacklevel=2,
             )
             return None
         self._require_reset("render()")
+        if self.render_mode == "rgb_array":
+            return self.render_image(self.render_seat)
         text = self.render_text(self.render_seat)
         if self.render_mode == "human":
             print(text + "\n")
             return None
         return text
+
+    def render_image(self, seat: int | str | None = None,
+                     size: tuple[int, int] = PICTURE_SIZE) -> NDArray[np.uint8]:
+        """A picture of the table, drawn from the table view (:mod:`cardgym.picture`):
+        ``seat`` (int) for one seat's view, ``"full"`` for everything, ``None`` for the
+        view of the agent to act; an ``(height, width, 3)`` ``uint8`` array of ``size``
+        (width, height).
+
+        Raises:
+            ViewerError: ``seat`` is none of these.
+        """
+        self._require_reset("render_image()")
+        from cardgym.picture import table_image  # Pillow only once a picture is asked for
+
+        viewer = self._render_viewer(seat)
+        return table_image(self._table_view(viewer), table_of(self.game), size)
+
+    def _render_viewer(self, seat: int | str | None) -> int | str:
+        if seat is None:
+            return self.agent_name_mapping[self.agent_selection]
+        if seat == "full":
+            return seat
+        viewer = table_viewer(seat, self.possible_agents)
+        assert viewer is not None
+        return viewer
 
     def render_text(self, seat: int | str | None = None) -> str:
         """Text of the table: ``seat`` (int) for one seat's view, ``"full"`` for everything,
@@ -606,7 +646,8 @@ def check_env_arguments(render_modes: Sequence[str], num_players: int,
             f"illegal_action={illegal_action!r} is not allowed; allowed: 'raise', 'lose'"
         )
     if not (render_seat is None or render_seat == "full" or (
-        isinstance(render_seat, int) and 0 <= render_seat < num_players
+        isinstance(render_seat, int) and not isinstance(render_seat, bool)
+        and 0 <= render_seat < num_players
     )):
         raise OptionError(f"render_seat={render_seat!r} is not allowed; allowed: None "
                           f"({to_act}), 'full', or a seat 0..{num_players - 1}")
@@ -627,6 +668,14 @@ def table_viewer(agent: object, agents: Sequence[str]) -> int | str | None:
         return int(agent)
     raise ViewerError(f"no table view for {agent!r}: ask for an agent ({', '.join(agents)}) "
                       f"or its seat 0..{len(agents) - 1}, None for the spectator, or 'full'")
+
+
+def check_picture_support(game: Game, render_mode: str | None) -> None:
+    """Raise :class:`OptionError` for ``render_mode="rgb_array"`` on a game without a
+    table view (the picture is drawn from it)."""
+    if render_mode == "rgb_array" and game.table is None:
+        raise OptionError(f"render_mode='rgb_array' draws the table view, and {game.title} "
+                          "has none (Game.table); allowed: None, 'ansi', 'human'")
 
 
 def start_game(game: Game, new: Callable[[], StateT], rng: np.random.Generator,

@@ -35,10 +35,20 @@ from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
-from cardgym.aec import check_env_arguments, scenario_of, start_game
+from cardgym.aec import (
+    PICTURE_SIZE,
+    RENDER_FPS,
+    RENDER_MODES,
+    check_env_arguments,
+    check_picture_support,
+    scenario_of,
+    start_game,
+    table_viewer,
+)
 from cardgym.errors import IllegalMoveError, OrderError
 from cardgym.game import Game, Layout
 from cardgym.record import TABLE, events_as_seen_by
+from cardgym.table import compose, table_of
 
 __all__ = ["CardGameParallelEnv", "Observation", "StepResult"]
 
@@ -72,7 +82,8 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
     config: Any
     layout: Layout
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"], "is_parallelizable": True
+        "render_modes": list(RENDER_MODES), "is_parallelizable": True,
+        "render_fps": RENDER_FPS,
     }
 
     def __init__(
@@ -84,6 +95,7 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
     ) -> None:
         check_env_arguments(self.metadata["render_modes"], num_players, render_mode,
                             render_seat, illegal_action, to_act="the seat whose commit is next")
+        check_picture_support(self.game, render_mode)
         self.layout = self.game.layout(self.config)
         self.num_players = num_players
         self.render_mode = render_mode
@@ -197,20 +209,23 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         return (observations, {a: 0.0 for a in agents}, {a: False for a in agents},
                 {a: False for a in agents}, {a: {} for a in agents})
 
-    def render(self) -> str | None:
+    def render(self) -> str | NDArray[np.uint8] | None:
         """The table as ``render_seat`` sees it, then what happened in the last step, as
         that seat saw it: returned as text with ``render_mode="ansi"``, printed with
-        ``render_mode="human"`` (which ``reset`` and ``step`` do by themselves).
+        ``render_mode="human"`` (which ``reset`` and ``step`` do by themselves); a
+        picture of the table (:meth:`render_image`) with ``render_mode="rgb_array"``.
 
         ``render_seat``: a seat; ``None`` (default) for the seat whose commit is next
         (the AEC env's agent to act); ``"full"`` for everything, hidden cards included.
         """
         if self.render_mode is None:
-            warnings.warn("render() called without a render_mode; pass render_mode='ansi' "
-                          "or 'human'", stacklevel=2)
+            warnings.warn("render() called without a render_mode; pass render_mode='ansi', "
+                          "'human' or 'rgb_array'", stacklevel=2)
             return None
         if self.game_state is None:
             raise OrderError("render() called before reset(); call env.reset() first")
+        if self.render_mode == "rgb_array":
+            return self.render_image(self.render_seat)
         text = self._render_text()
         if self.render_mode == "human":
             print(text + "\n")
@@ -219,6 +234,43 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
 
     def close(self) -> None:
         """Nothing to release."""
+
+    def table_view(self, agent: str | int | None) -> dict[str, Any]:
+        """The table as ``agent`` knows it, in JSON types (:mod:`cardgym.table`): an
+        agent name or seat, ``None`` for the spectator, ``"full"`` for everything. The
+        legal moves are the viewer's decision in the current stage.
+
+        Raises:
+            ViewerError: ``agent`` is none of these; nothing changes.
+            OrderError: before ``reset()``.
+        """
+        if self.game_state is None:
+            raise OrderError("table_view() called before reset(); call env.reset() first")
+        return self._table_view(table_viewer(agent, self.possible_agents))
+
+    def render_image(self, seat: int | str | None = None,
+                     size: tuple[int, int] = PICTURE_SIZE) -> NDArray[np.uint8]:
+        """A picture of the table (:mod:`cardgym.picture`) as ``seat`` sees it (``None``:
+        the seat whose commit is next; ``"full"``: everything), ``(height, width, 3)``
+        ``uint8``."""
+        if self.game_state is None:
+            raise OrderError("render_image() called before reset(); call env.reset() first")
+        from cardgym.picture import table_image  # Pillow only once a picture is asked for
+
+        viewer = (self.game.to_act(self.game_state) if seat is None
+                  else table_viewer(seat, self.possible_agents))
+        return table_image(self._table_view(viewer), table_of(self.game), size)
+
+    def _table_view(self, viewer: int | str | None) -> dict[str, Any]:
+        state = self.game_state
+        over = not self.agents or bool(self.game.is_over(state))
+        legal: list[int] = []
+        if not over and isinstance(viewer, int):
+            mask = self._masks[viewer]
+            legal = [i for i in range(self._num_actions) if mask >> i & 1]
+        return compose(self.game, state, viewer, num_players=self.num_players,
+                       action_table=self.layout.action_table,
+                       to_act=None if over else self.game.to_act(state), legal=legal)
 
     # ---------------------------------------------------------------- helpers
 

@@ -11,8 +11,8 @@ than what that seat may know; the conformance kit checks it both ways, as it che
 the observation (:mod:`cardgym.testing`). The env adds what it keeps itself: the agent
 names, who is to act, the legal moves of the viewer, the record in words, the result.
 
-The format (``FORMAT`` 1; ``docs/table-view.md`` and a JSON Schema per game,
-:func:`schema`)::
+The format (``FORMAT`` 1; ``docs/table-view.md``, and a JSON Schema per game from
+:func:`cardgym.table_schema.schema`)::
 
     {
       "format": 1, "game": "power_hungry_pets", "title": "Power Hungry Pets",
@@ -60,8 +60,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-__all__ = ["FORMAT", "FULL", "SPECTATOR", "CardFace", "TableSpec", "card", "game_part_keys",
-           "hand", "pile", "schema", "seat_part", "viewer_name"]
+__all__ = ["FORMAT", "FULL", "SPECTATOR", "CardFace", "TableSpec", "card", "compose",
+           "game_part_keys", "hand", "pile", "seat_name", "seat_part", "state_view", "table_of",
+           "viewer_name"]
 
 #: The format version; it moves on with any change of the keys above.
 FORMAT: Final = 1
@@ -185,86 +186,6 @@ def game_part_keys() -> tuple[str, ...]:
     return ("phase", "status", "seats", "piles", "notes")
 
 
-# -------------------------------------------------------------- the schema
-
-
-def schema(title: str, name: str, spec: TableSpec, player_counts: Sequence[int]) -> JSON:
-    """The JSON Schema (draft 2020-12) of a game's table views."""
-    faces = {"type": "object", "additionalProperties": False,
-             "required": ["id", "name", "value"],
-             "oneOf": [{"properties": {"id": {"const": f.id}, "name": {"const": f.name},
-                                       "value": {"const": f.value}}} for f in spec.cards],
-             "properties": {"id": {"type": "string"}, "name": {"type": "string"},
-                            "value": {"type": ["integer", "null"]}}}
-    card_or_back = {"oneOf": [{"$ref": "#/$defs/card"}, {"type": "null"}]}
-    cards = {"type": "object", "additionalProperties": False, "required": ["count", "cards"],
-             "properties": {"count": {"type": "integer", "minimum": 0},
-                            "cards": {"type": "array", "items": card_or_back}}}
-    pile_schema = {"type": "object", "additionalProperties": False,
-                   "required": ["name", "label", "count", "cards"],
-                   "properties": {"name": {"enum": list(spec.piles)},
-                                  "label": {"type": "string"},
-                                  "count": {"type": "integer", "minimum": 0},
-                                  "cards": {"type": "array", "items": card_or_back}}}
-    agent = {"type": "string", "pattern": "^player_[0-9]+$"}
-    score = ({"type": "null"} if spec.score_label is None else
-             {"type": "object", "additionalProperties": False, "required": ["label", "value"],
-              "properties": {"label": {"const": spec.score_label},
-                             "value": {"type": ["integer", "null"]}}})
-    seat_schema = {
-        "type": "object", "additionalProperties": False,
-        "required": ["agent", "seat", "label", "you", "to_act", "status", "score", "hand",
-                     "areas", "marks"],
-        "properties": {
-            "agent": agent, "seat": {"type": "integer", "minimum": 0},
-            "label": {"type": "string"}, "you": {"type": "boolean"},
-            "to_act": {"type": "boolean"}, "status": {"type": "string"},
-            "score": score, "hand": {"$ref": "#/$defs/cards"},
-            "areas": {"type": "array", "items": {"$ref": "#/$defs/pile"}},
-            "marks": {"type": "array", "items": {"type": "string"}},
-        },
-    }
-    move = {"type": "object", "additionalProperties": False,
-            "required": ["action", "name", "label"],
-            "properties": {"action": {"type": "integer", "minimum": 0},
-                           "name": {"type": "string"}, "label": {"type": "string"}}}
-    event = {"type": "object", "additionalProperties": False, "required": ["index", "text"],
-             "properties": {"index": {"type": "integer", "minimum": 0},
-                            "text": {"type": "string"}}}
-    result = {"oneOf": [{"type": "null"}, {
-        "type": "object", "additionalProperties": False, "required": ["winners", "returns"],
-        "properties": {"winners": {"type": "array", "items": agent},
-                       "returns": {"type": "array", "items": {"type": "number"}}}}]}
-    low, high = min(player_counts), max(player_counts)
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"https://cardgym.invalid/table-view/{name}.schema.json",
-        "title": f"{title} table view (format {FORMAT})",
-        "description": (f"A {title} table as one seat, a spectator or the full view "
-                        "knows it (cardgym.table)."),
-        "type": "object", "additionalProperties": False,
-        "required": ["format", "game", "title", "viewer", "seat", "num_players", "phase",
-                     "status", "to_act", "over", "seats", "piles", "notes", "legal_moves",
-                     "events", "event_count", "result"],
-        "properties": {
-            "format": {"const": FORMAT}, "game": {"const": name}, "title": {"const": title},
-            "viewer": {"oneOf": [agent, {"enum": ["spectator", FULL]}]},
-            "seat": {"type": ["integer", "null"], "minimum": 0},
-            "num_players": {"type": "integer", "minimum": low, "maximum": high},
-            "phase": {"enum": list(spec.phases)}, "status": {"type": "string"},
-            "to_act": {"oneOf": [agent, {"type": "null"}]}, "over": {"type": "boolean"},
-            "seats": {"type": "array", "minItems": low, "maxItems": high, "items": seat_schema},
-            "piles": {"type": "array", "items": {"$ref": "#/$defs/pile"}},
-            "notes": {"type": "array", "items": {"type": "string"}},
-            "legal_moves": {"type": "array", "items": move},
-            "events": {"type": "array", "items": event},
-            "event_count": {"type": "integer", "minimum": 0},
-            "result": result,
-        },
-        "$defs": {"card": faces, "cards": cards, "pile": pile_schema},
-    }
-
-
 def check_game_part(part: Mapping[str, Any], num_players: int) -> None:
     """Raise ``ValueError`` naming what is wrong with a game's part of a view (the keys,
     one seat entry per seat); the schema checks the rest."""
@@ -277,6 +198,15 @@ def check_game_part(part: Mapping[str, Any], num_players: int) -> None:
 
 
 # ------------------------------------------------------ the env's part
+
+
+def table_of(game: Any) -> TableSpec:
+    """The game's :class:`TableSpec`; ``ValueError`` for a game without one."""
+    spec = game.table
+    if not isinstance(spec, TableSpec):
+        raise ValueError(f"{game.title} has no table view (Game.table): no table view or "
+                         "picture can be made of it")
+    return spec
 
 
 def compose(game: Any, state: Any, viewer: Viewer, *, num_players: int, action_table: Any,
@@ -296,7 +226,7 @@ def compose(game: Any, state: Any, viewer: Viewer, *, num_players: int, action_t
     """
     from cardgym.record import TABLE  # the record stays below the table view
 
-    spec: TableSpec = game.table
+    spec = table_of(game)
     part = spec.view(state, viewer)
     check_game_part(part, num_players)
     seat = viewer if isinstance(viewer, int) else None
@@ -335,3 +265,17 @@ def compose(game: Any, state: Any, viewer: Viewer, *, num_players: int, action_t
         "events": [{"index": start + i, "text": text} for i, text in enumerate(texts)],
         "event_count": len(log), "result": result,
     }
+
+
+def state_view(game: Any, config: Any, state: Any, viewer: Viewer) -> JSON:
+    """The table view of a bare state, outside an env (a replay's positions): the seat
+    to act is the game's, and its legal moves come from the game's layout."""
+    layout = game.layout(config)
+    over = bool(game.is_over(state))
+    to_act = None if over else game.to_act(state)
+    legal: list[int] = []
+    if to_act is not None and (viewer == FULL or viewer == to_act):
+        mask = layout.legal_mask(state)
+        legal = [i for i in range(layout.num_actions) if mask >> i & 1]
+    return compose(game, state, viewer, num_players=config.num_players,
+                   action_table=layout.action_table, to_act=to_act, legal=legal)

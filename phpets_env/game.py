@@ -24,7 +24,6 @@ from phpets_env.position import canonical, position
 from phpets_env.record import choice_visibility, describe_event
 from phpets_env.render import render_full, render_view
 from phpets_env.scenario import KEYS
-from phpets_env.table import TABLE
 from phpets_env.state import (
     FINAL_TIE_OPTIONS,
     MOUSE_TRAPPER,
@@ -34,6 +33,7 @@ from phpets_env.state import (
     Config,
     State,
 )
+from phpets_env.table import TABLE
 from phpets_env.view import PlayerView
 
 #: One layout for every table size and option.

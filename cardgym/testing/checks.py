@@ -23,7 +23,9 @@ def check_api(kit: GameKit, num_players: int, num_cycles: int = 300) -> None:
 
 
 def check_render(kit: GameKit, num_players: int) -> None:
-    """PettingZoo's ``render_test``, and every seat's view plus the full view render."""
+    """PettingZoo's ``render_test`` (every render mode, ``rgb_array`` included), every
+    seat's view and the full view as text, and pictures of the first and last seat's
+    view and the full view."""
     from pettingzoo.test import render_test
 
     render_test(lambda render_mode="ansi": kit.make_env(num_players=num_players,
@@ -34,6 +36,16 @@ def check_render(kit: GameKit, num_players: int) -> None:
         text = env.render_text(seat)
         assert isinstance(text, str) and text, "render_text(seat) returned no text"
     assert env.render_text("full")
+    viewers: tuple[int | str, ...] = (0, num_players - 1, "full")
+    for viewer in viewers:
+        picture = kit.make_env(num_players=num_players, render_mode="rgb_array",
+                               render_seat=viewer)
+        picture.reset(seed=3)
+        image = picture.render()
+        assert isinstance(image, np.ndarray) and image.dtype == np.uint8, (
+            f"render() with rgb_array for {viewer!r} gave {type(image).__name__}")
+        assert image.ndim == 3 and image.shape[2] == 3 and image.min() < image.max(), (
+            f"render() with rgb_array for {viewer!r} gave no picture: {image.shape}")
 
 
 def check_seeding(kit: GameKit, num_players: int, episodes: int = 20,

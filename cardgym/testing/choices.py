@@ -57,14 +57,21 @@ class ChoiceReport:
     resamples: int = 0
 
 
-def _try_each(env: CardGameEnv[Any], actions: Sequence[int]) -> dict[int, tuple[Any, list[SeatOutcome]]]:
+#: What one alternative gave: the state after it, every seat's outcome, and the
+#: table views (one per seat, then the spectator's; empty for a game without them).
+Trial = tuple[Any, list[SeatOutcome], list[Any]]
+
+
+def _try_each(env: CardGameEnv[Any], actions: Sequence[int]) -> dict[int, Trial]:
     """Apply each action to a clone of the env's state with the same generator state;
-    return the state after it and every seat's outcome. The env is left as it was."""
+    return the state after it, every seat's outcome and the table views. The env is
+    left as it was."""
     state = env.game_state
     rng = env.np_random
     saved_rng = rng.bit_generator.state
     saved = {name: copy.deepcopy(getattr(env, name)) for name in _BOOKKEEPING}
-    results: dict[int, tuple[Any, list[SeatOutcome]]] = {}
+    views = env.game.table is not None
+    results: dict[int, Trial] = {}
     try:
         for action in actions:
             env._replace_state(state.clone())  # type: ignore[union-attr]
@@ -81,7 +88,9 @@ def _try_each(env: CardGameEnv[Any], actions: Sequence[int]) -> dict[int, tuple[
                     observation=obs["observation"].tobytes(),
                     mask=obs["action_mask"].tobytes(),
                 ))
-            results[action] = (env.game_state, outcomes)
+            seen = ([env._table_view(seat) for seat in range(env.num_players)]
+                    + [env._table_view(None)]) if views else []
+            results[action] = (env.game_state, outcomes, seen)
             for name, value in saved.items():
                 setattr(env, name, copy.deepcopy(value))
     finally:
@@ -189,6 +198,9 @@ def check_decision(kit: GameKit, env: CardGameEnv[Any], private: bool = True,
                             f"{where}: the secret choice between {name(first)!r} and "
                             f"{name(other)!r} (public part {label!r}) is seen by seat "
                             f"{seat}, not party to it: {a.differences(b, spec)} differ")
+                        _views_equal(results[first][2], results[other][2], seat,
+                                     f"{where}: the secret choice between {name(first)!r} "
+                                     f"and {name(other)!r}")
                     if resample and results[first][1][seat].present:
                         sample_a = kit.resample_hidden(results[first][0], seat,
                                                        np.random.default_rng(seat))
@@ -200,21 +212,73 @@ def check_decision(kit: GameKit, env: CardGameEnv[Any], private: bool = True,
                             f"secret choice between {name(first)!r} and {name(other)!r}, "
                             f"which that seat did not see: {_differing(sample_a, sample_b)} "
                             f"differ")
+    if private:
+        _spectator_sees_no_secret(results, groups, num_players, name, where)
     if public and len(groups) > 1:
-        present = [seat for seat, agent in enumerate(env.possible_agents)
-                   if agent in env.agents and not env.terminations[agent]]
-        representatives = [members[0] for members in groups.values()]
-        for seat in present:
-            first_with: dict[SeatOutcome, int] = {}
-            for action in representatives:
-                outcome = results[action][1][seat]
-                earlier = first_with.setdefault(outcome, action)
-                assert earlier == action, (
-                    f"{where}: seat {seat} cannot tell the public choices "
-                    f"{name(earlier)!r} and {name(action)!r} apart: its observation, "
-                    f"mask, reward and turn order are identical")
-            report.public_pairs += len(representatives) - 1
+        report.public_pairs += _check_public(env, results, groups, where)
     return report
+
+
+def _check_public(env: CardGameEnv[Any], results: dict[int, Trial],
+                  groups: dict[Hashable, list[int]], where: str) -> int:
+    """Assert every seat still in the game, and the spectator's table view, tell the
+    public alternatives apart; return the pairs compared."""
+    name = env.action_name
+    num_players = env.num_players
+    present = [seat for seat, agent in enumerate(env.possible_agents)
+               if agent in env.agents and not env.terminations[agent]]
+    representatives = [members[0] for members in groups.values()]
+    for seat in present:
+        first_with: dict[SeatOutcome, int] = {}
+        for action in representatives:
+            outcome = results[action][1][seat]
+            earlier = first_with.setdefault(outcome, action)
+            assert earlier == action, (
+                f"{where}: seat {seat} cannot tell the public choices "
+                f"{name(earlier)!r} and {name(action)!r} apart: its observation, "
+                f"mask, reward and turn order are identical")
+    if results[representatives[0]][2]:
+        for seat in [*present, num_players]:
+            _views_differ(results, representatives, seat, name, where)
+    return (len(representatives) - 1) * len(present)
+
+
+def _spectator_sees_no_secret(results: dict[int, Trial], groups: dict[Hashable, list[int]],
+                              num_players: int, name: Any, where: str) -> None:
+    """Assert the spectator's table view is the same after alternatives that differ
+    only in a secret (the spectator is party to none)."""
+    for members in groups.values():
+        for other in members[1:]:
+            _views_equal(results[members[0]][2], results[other][2], num_players,
+                         f"{where}: the secret choice between {name(members[0])!r} "
+                         f"and {name(other)!r}")
+
+
+def _whose(seat: int, views: list[Any]) -> str:
+    return "the spectator" if seat == len(views) - 1 else f"seat {seat}"
+
+
+def _views_equal(views_a: list[Any], views_b: list[Any], seat: int, what: str) -> None:
+    """Assert ``seat``'s table views (index ``num_players``: the spectator's) after two
+    alternatives are identical."""
+    if not views_a or views_a[seat] == views_b[seat]:
+        return
+    keys = [key for key in views_a[seat] if views_a[seat][key] != views_b[seat].get(key)]
+    raise AssertionError(f"{what} is seen by {_whose(seat, views_a)}, not party to it: "
+                         f"its table view's {keys} differ")
+
+
+def _views_differ(results: dict[int, Trial], representatives: list[int], seat: int,
+                  name: Any, where: str) -> None:
+    """Assert ``seat``'s table views after public alternatives all differ."""
+    first_with: dict[str, int] = {}
+    for action in representatives:
+        views = results[action][2]
+        key = repr(views[seat])
+        earlier = first_with.setdefault(key, action)
+        assert earlier == action, (
+            f"{where}: {_whose(seat, views)} cannot tell the public choices "
+            f"{name(earlier)!r} and {name(action)!r} apart: its table views are identical")
 
 
 def check_private_choices(kit: GameKit, num_players: int, **kwargs: Any) -> ChoiceReport:

@@ -12,6 +12,9 @@ CONFIGS = configurations()
 #: Leak-test comparisons per configuration, beyond which no new game starts (at least
 #: two games): 20 games of two players, fewer at large tables with long games.
 LEAK_PROBES = 20_000
+#: The leak test compares table views at every third step (they cost more than the
+#: observation); the choice checks compare them at every decision.
+VIEW_STRIDE = 3
 IDS = [f"{kit.name}-{n}p" for kit, n in CONFIGS]
 #: Decisions the choice checks probe per configuration, beyond which no new game
 #: starts (at least two games; every legal alternative is tried at each decision).
@@ -66,7 +69,7 @@ def test_positions_read_back_to_the_same_state_and_play(kit: GameKit, num_player
 @pytest.mark.parametrize(("kit", "num_players", "options"), OPTION_CONFIGS, ids=OPTION_IDS)
 def test_no_leaks(kit: GameKit, num_players: int, options: dict) -> None:
     compared = testing.check_no_leaks(kit, num_players, games=20, options=options,
-                                      probe_budget=LEAK_PROBES)
+                                      probe_budget=LEAK_PROBES, view_stride=VIEW_STRIDE)
     assert compared > 0
 
 

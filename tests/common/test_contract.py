@@ -68,6 +68,17 @@ def test_an_option_without_allowed_values_is_named() -> None:
         dataclasses.replace(game, option_values=values))
 
 
+def test_a_game_without_a_table_view_is_refused_and_told_what_to_give() -> None:
+    game = find_game("power_hungry_pets")
+    problems = check_game(dataclasses.replace(game, name="blind_pets", table=None))
+    assert any(p.startswith("table is missing: give a cardgym.table.TableSpec")
+               for p in problems), problems
+    with pytest.raises(ValueError, match="blind_pets: not a complete game"):
+        register_game(dataclasses.replace(game, name="blind_pets", table=None))
+    wrong = check_game(dataclasses.replace(game, table={"view": None}))
+    assert any("table must be a cardgym.table.TableSpec" in p for p in wrong), wrong
+
+
 def test_every_required_part_is_checked() -> None:
     # A part added to the contract without a default must be one check_game looks at.
     assert {"new_game", "layout", "player_view", "resample_hidden", "choice_visibility",
