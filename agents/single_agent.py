@@ -10,6 +10,7 @@ class pickles, so it runs under ``SubprocVecEnv``.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,13 @@ from agents.league import SELF, checkpoint_label
 from agents.policy import Policy, RandomPolicy, decide
 from agents.sb3 import ModelPolicy
 from agents.specs import make_policy
-from cardgym.aec import CardGameEnv
+from cardgym.aec import (
+    RENDER_FPS,
+    RENDER_MODES,
+    CardGameEnv,
+    check_env_arguments,
+    check_picture_support,
+)
 from cardgym.errors import IllegalMoveError
 from cardgym.registration import Game, find_game
 
@@ -147,6 +154,10 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
             a warning), as PettingZoo's ``TerminateIllegalWrapper`` does. Checkers
             that step unmasked random actions, Stable-Baselines3's and Gymnasium's
             ``check_env``, need ``"lose"``; MaskablePPO never takes an illegal action.
+        render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (a picture
+            of the table for Gymnasium's ``RecordVideo``), as in the AEC env.
+        render_seat: whose view ``render()`` shows: ``None`` for the learner's seat,
+            a seat number, or ``"full"``.
 
     Observations are the learner's flat float32 vector; ``action_masks()`` gives its
     legal actions. ``info`` holds ``learner_seat`` and the opponents' labels; the last
@@ -157,15 +168,21 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
     whatever ``illegal_action`` says.
     """
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(self, game: str, num_players: int = 2,
                  opponents: Sequence[str] = ("random",),
                  options: Mapping[str, Any] | None = None,
                  learner_seat: int | None = None, illegal_action: str = "raise",
-                 keep: int = 5) -> None:
+                 keep: int = 5, render_mode: str | None = None,
+                 render_seat: int | str | None = None) -> None:
         super().__init__()
         self.game = find_game(game)
+        check_env_arguments(RENDER_MODES, num_players, render_mode, render_seat, "raise",
+                            to_act="the learner's seat")
+        check_picture_support(self.game, render_mode)
+        self.render_mode = render_mode
+        self.render_seat = render_seat
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed: "
                              f"{', '.join(map(repr, ILLEGAL_ACTIONS))}")
@@ -229,6 +246,24 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
             info["league"] = {"opponents": list(self.labels.values()),
                               "return": self.episode_return}
         return self._observation(), reward, done, False, info
+
+    def render(self) -> str | NDArray[np.uint8] | None:  # type: ignore[override]
+        """The table as ``render_seat`` sees it (``None``: the learner's seat;
+        ``"full"``: everything): text with ``render_mode="ansi"``, printed with
+        ``"human"``, a picture (``(H, W, 3)`` ``uint8``) with ``"rgb_array"``."""
+        if self.render_mode is None:
+            warnings.warn("render() called without a render_mode; pass render_mode='ansi', "
+                          "'human' or 'rgb_array' to SingleAgentEnv", stacklevel=2)
+            return None
+        seat = (self.aec.agent_name_mapping[self.learner] if self.render_seat is None
+                else self.render_seat)
+        if self.render_mode == "rgb_array":
+            return self.aec.render_image(seat)
+        text = self.aec.render_text(seat)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The learner's legal actions (all False once its episode is over)."""

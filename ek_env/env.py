@@ -383,7 +383,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from cardgym.aec import CardGameEnv, StepOutcome
+from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv, StepOutcome
 from ek_env.cards import CARD_NAMES
 from ek_env.encoding import ACTION_TABLE, BASE, OBSERVATION_SPEC, STREAKING, Layout
 from ek_env.game import GAME
@@ -441,7 +441,8 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
         "name": "exploding_kittens_v1",
-        "render_modes": ["ansi", "human"],
+        "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         "is_parallelizable": False,
     }
 

@@ -174,7 +174,7 @@ import inspect
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from cardgym.aec import CardGameEnv
+from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv
 from kakelaar_env.cards import DEFAULT_WORM_COUNTS
 from kakelaar_env.encoding import (
     ACTION_TABLE,
@@ -202,7 +202,8 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
         "name": "karel_kakelaar_v1",
-        "render_modes": ["ansi", "human"],
+        "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         # A native parallel env exists; PettingZoo's aec_to_parallel would not fit
         # (the AEC env asks only the seats with a decision).
         "is_parallelizable": False,

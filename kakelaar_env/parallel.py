@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from cardgym.aec import RENDER_FPS, RENDER_MODES
 from cardgym.parallel import CardGameParallelEnv, Observation, StepResult
 from kakelaar_env.cards import DEFAULT_WORM_COUNTS
 from kakelaar_env.game import GAME
@@ -37,7 +38,8 @@ class ParallelKakelaar(CardGameParallelEnv[State]):
     game = GAME
     metadata: ClassVar[dict[str, Any]] = {
         "name": "karel_kakelaar_v1",
-        "render_modes": ["ansi", "human"],
+        "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         "is_parallelizable": True,
     }
 

@@ -172,7 +172,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from cardgym.aec import CardGameEnv, StepOutcome
+from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv, StepOutcome
 from phpets_env import rules
 from phpets_env.encoding import (
     ACTION_TABLE,
@@ -201,7 +201,8 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
         "name": "power_hungry_pets_v1",
-        "render_modes": ["ansi", "human"],
+        "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         "is_parallelizable": False,
     }
 

@@ -62,7 +62,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, ClassVar
 
-from cardgym.aec import CardGameEnv
+from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv
 from kuhn_poker.game import GAME
 from kuhn_poker.rules import Config, State
 
@@ -75,7 +75,8 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     game = GAME
     metadata: ClassVar[dict[str, Any]] = {
         "name": "kuhn_poker_v1",
-        "render_modes": ["ansi", "human"],
+        "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         "is_parallelizable": False,
     }
 
