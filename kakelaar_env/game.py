@@ -26,6 +26,7 @@ from kakelaar_env.record import choice_visibility, describe_event
 from kakelaar_env.render import render_full, render_view
 from kakelaar_env.scenario import KEYS
 from kakelaar_env.state import FINAL_TIE_OPTIONS, REWARD_OPTIONS, Config, State
+from kakelaar_env.table import TABLE
 from kakelaar_env.view import PlayerView
 
 #: One layout for every table size and option.
@@ -74,6 +75,7 @@ GAME = Game(
     invariants=check_invariants,
     render=_render,
     describe_event=describe_event,
+    table=TABLE,
     legal_moves=rules.legal_moves,
     move_to_action=move_to_action,
     choice_visibility=choice_visibility,

@@ -12,6 +12,7 @@ from kuhn_poker import rules
 from kuhn_poker.encoding import ACTION_TABLE, OBSERVATION_SPEC, Move, encode
 from kuhn_poker.heuristic import KuhnHeuristic
 from kuhn_poker.render import render
+from kuhn_poker.table import TABLE
 
 
 def _apply(state: rules.State, action: int, rng: np.random.Generator) -> None:
@@ -58,6 +59,7 @@ GAME = Game(
     invariants=rules.check_invariants,
     render=render,
     describe_event=rules.describe_event,
+    table=TABLE,
     legal_moves=legal_moves,
     move_to_action=move_to_action,
     choice_visibility=rules.choice_visibility,
