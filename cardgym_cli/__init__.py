@@ -10,6 +10,7 @@ Usage::
     cardgym eval exploding_kittens --players 4 --agents heuristic random --games 200
     cardgym play karel_kakelaar --players 3 --seat 0 --opponents heuristic --record game.json
     cardgym replay game.json --seat 0    # step through it: n, p, a move number, q
+    cardgym replay game.json --gif game.gif   # pictures: --frames DIR, a PNG per move
     cardgym convert-model runs/old/model.zip --trust-pickle   # write model.safetensors
     cardgym docs exploding_kittens       # the env's documentation page
     python -m cardgym_cli --help
@@ -161,6 +162,10 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
                         help="start from the position in FILE (a position file, as "
                              "cardgym replay's 'position' command or env.position() writes); "
                              "its game, players and options replace GAME and --option")
+    parser.add_argument("--ask-always", action="store_true",
+                        help="ask for every move, even when only one is legal (by default a "
+                             "single legal move, such as passing in a Nope window without a "
+                             "Nope, is played for you with one line saying so)")
     add_option_argument(parser)
     add_trust_argument(parser)
 
@@ -186,7 +191,8 @@ def _run_play(args: argparse.Namespace, out: TextIO) -> int:
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     return play(game, count, args.seat, args.opponents, seed=seed, options=options,
-                input_stream=sys.stdin, output=out, scenario=scenario, record=args.record)
+                input_stream=sys.stdin, output=out, scenario=scenario, record=args.record,
+                ask_always=args.ask_always)
 
 
 def _position_table(args: argparse.Namespace) -> tuple[Any, int, dict[str, Any], Any]:
@@ -240,6 +246,14 @@ def _configure_replay(parser: argparse.ArgumentParser) -> None:
                             "(cardgym play --position OUT starts from it) and stop")
     shown.add_argument("--check", action="store_true",
                        help="only check that the record replays to its result")
+    shown.add_argument("--frames", default=None, metavar="DIR",
+                       help="write a picture (PNG) of every position from --step to the end "
+                            "into DIR, move_0000.png first, and stop")
+    shown.add_argument("--gif", default=None, metavar="FILE",
+                       help="write an animated GIF of the positions from --step to the end "
+                            "and stop")
+    parser.add_argument("--size", type=picture_size, default=(1280, 800), metavar="WxH",
+                        help="picture size for --frames and --gif (default 1280x800)")
 
 
 def _run_replay(args: argparse.Namespace, out: TextIO) -> int:
@@ -269,12 +283,57 @@ def _run_replay(args: argparse.Namespace, out: TextIO) -> int:
         path = write_document(position_document(replayed, args.step), args.position_out)
         print(f"wrote {path}", file=out)
         return 0
+    if args.frames is not None or args.gif is not None:
+        return _replay_pictures(args, replayed, out)
     if args.print or args.all:
         last = total if args.all else args.step
         print("\n\n".join(frame(replayed, step, args.seat)
                            for step in range(args.step, last + 1)), file=out)
         return 0
     return run(replayed, sys.stdin, out, args.seat, args.step)
+
+
+def picture_size(text: str) -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` of a picture, each 320..4096 pixels."""
+    width, _, height = text.lower().partition("x")
+    try:
+        size = (int(width), int(height))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size; give WIDTHxHEIGHT, e.g. 1280x800") from None
+    if not all(320 <= side <= 4096 for side in size):
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height must be 320..4096 pixels")
+    return size
+
+
+def _replay_pictures(args: argparse.Namespace, replayed: Any, out: TextIO) -> int:
+    """``cardgym replay --frames DIR`` or ``--gif FILE``."""
+    from pathlib import Path
+
+    from cardgym.replay_pictures import write_frames, write_gif
+
+    if args.frames is not None:
+        target = Path(args.frames)
+        if target.exists() and not target.is_dir():
+            raise UsageError(f"--frames: {target} is a file; give a folder (made if missing)")
+    else:
+        target = Path(args.gif)
+        if target.is_dir():
+            raise UsageError(f"--gif: {target} is a folder; give a file name, e.g. game.gif")
+        if not target.parent.is_dir():
+            raise UsageError(f"--gif: the folder {target.parent} does not exist")
+    try:
+        if args.frames is not None:
+            written = write_frames(replayed, target, args.seat, args.size, args.step)
+            print(f"wrote {len(written)} pictures to {target}", file=out)
+        else:
+            print(f"wrote {write_gif(replayed, target, args.seat, args.size, args.step)}",
+                  file=out)
+    except OSError as error:
+        print(f"cardgym replay: cannot write {target}: {error.strerror or error}",
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 # ---------------------------------------------------------------------- docs

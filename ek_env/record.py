@@ -159,8 +159,18 @@ def _seat(seat: int, me: int) -> str:
     return "you" if seat == me else f"player_{seat}"
 
 
-def _whose(seat: int, me: int) -> str:
+def _whose(seat: int, me: int, actor: int | None = None) -> str:
+    """``seat``'s, as a possessive: "your" for the viewer, and "your own" or "their
+    own" when it is the ``actor``'s own."""
+    if seat == actor:
+        return "your own" if seat == me else "their own"
     return "your" if seat == me else f"player_{seat}'s"
+
+
+def _agree(subject: str, you: str, others: str) -> str:
+    """The verb form that agrees with ``subject``: ``you`` for the viewer ("you are"),
+    ``others`` for a seat named in the third person ("player_1 is")."""
+    return you if subject == "you" else others
 
 
 def _card(card: int) -> str:
@@ -191,7 +201,7 @@ def _five(event: Event, me: int, who: str, whom: str) -> str:
 
 def _nope(event: Event, me: int, who: str, whom: str) -> str:
     answered = "play" if event.result == 1 else "nope"
-    return f"{who} noped {_whose(event.target, me)} {answered}"
+    return f"{who} noped {_whose(event.target, me, event.actor)} {answered}"
 
 
 def _window(event: Event, me: int, who: str, whom: str) -> str:
@@ -204,7 +214,7 @@ def _hand_to_hand(event: Event, me: int, who: str, whom: str) -> str:
     giving = event.what == GIVE
     if event.result == NOTHING:
         return (f"{who} had nothing to give to {whom}" if giving
-                else f"{who} found {whom}'s hand empty")
+                else f"{who} found {_whose(event.target, me)} hand empty")
     copy = " (the marked copy)" if event.result == MARKED_COPY else ""
     card = _card(_known(event))
     return (f"{who} gave {card}{copy} to {whom}" if giving
@@ -237,7 +247,7 @@ def _insert(event: Event, me: int, who: str, whom: str) -> str:
 
 
 def _out(event: Event, me: int, who: str, whom: str) -> str:
-    return f"{who} exploded and is out"
+    return f"{who} exploded and {_agree(who, 'are', 'is')} out"
 
 
 def _saw(event: Event, me: int, who: str, whom: str) -> str:
@@ -253,8 +263,8 @@ def _dry(event: Event, me: int, who: str, whom: str) -> str:
 
 def _mark(event: Event, me: int, who: str, whom: str) -> str:
     if event.result == NOTHING:
-        return f"{who} marked nothing: {whom} holds no card"
-    return f"{who} marked {whom}'s {CARD_NAMES[event.card]}" + (
+        return f"{who} marked nothing: {whom} {_agree(whom, 'hold', 'holds')} no card"
+    return f"{who} marked {_whose(event.target, me)} {CARD_NAMES[event.card]}" + (
         " (already marked)" if event.result == ALREADY_MARKED else "")
 
 
@@ -284,7 +294,7 @@ def _turned(event: Event, me: int, who: str, whom: str) -> str:
 
 
 def _explode(event: Event, me: int, who: str, whom: str) -> str:
-    return f"{who}'s held exploding_kitten goes off"
+    return f"{_whose(event.actor, me)} held exploding_kitten goes off"
 
 
 #: Each event code in words: (event, the seat it is told to, actor, target) -> line.

@@ -123,11 +123,20 @@ def choice_visibility(state: State, action: int) -> tuple[Hashable, int]:
 
 
 def _name(participant: int, seat: int, num_players: int) -> str:
-    if participant == seat:
-        return "you"
+    # The robot first: participant 2 of a two-player game is never a seat, though a
+    # reader at no seat (the spectator of cardgym.table reads as seat ``num_players``)
+    # may carry its number.
     if num_players == 2 and participant == 2:
         return "the robot"
+    if participant == seat:
+        return "you"
     return f"player_{participant}"
+
+
+def _agree(subject: str, you: str, others: str) -> str:
+    """The verb form that agrees with ``subject``: ``you`` for the viewer ("you hold"),
+    ``others`` for anyone named in the third person ("player_1 holds")."""
+    return you if subject == "you" else others
 
 
 def describe_event(event: Event, seat: int, num_players: int) -> str:
@@ -139,8 +148,7 @@ def describe_event(event: Event, seat: int, num_players: int) -> str:
         return _describe_commit(event, seat, num_players)
     target = _name(event.target, seat, num_players)
     if what == ROUND:
-        holds = "hold" if event.target == seat else "holds"
-        return f"round {event.result} begins; {target} {holds} the tractor"
+        return f"round {event.result} begins; {target} {_agree(target, 'hold', 'holds')} the tractor"
     if what == BID:
         if event.card == NONE:
             return f"{target} had no card to bid and bid nothing"
@@ -157,11 +165,10 @@ def describe_event(event: Event, seat: int, num_players: int) -> str:
         how = "the whole discard pile" if event.result == WHOLE_PILE else "the discard pile"
         return f"{target} took {TYPE_NAMES[event.card]} back from {how}"
     if what == SCORE:
-        has = "have" if event.target == seat else "has"
-        return f"{target} {has} {event.result} worms in hand"
+        worms = "worm" if event.result == 1 else "worms"
+        return f"{target} {_agree(target, 'have', 'has')} {event.result} {worms} in hand"
     if what == WINNER:
-        verb = "win" if event.target == seat else "wins"
-        return f"{target} {verb}"
+        return f"{target} {_agree(target, 'win', 'wins')}"
     return f"event {what} (unknown)"
 
 

@@ -114,6 +114,12 @@ def _seat(seat: int, viewer: int) -> str:
     return f"player_{seat}"
 
 
+def _agree(subject: str, you: str, others: str) -> str:
+    """The verb form that agrees with ``subject``: ``you`` for the viewer ("you are"),
+    ``others`` for a seat named in the third person ("player_1 is")."""
+    return you if subject == "you" else others
+
+
 def _card(value: int) -> str:
     return f"{DISPLAY_NAMES[Card(value)]} ({value})"
 
@@ -138,8 +144,13 @@ def _describe_play(event: Event, seat: int) -> str:
     """A play in words: the card, whom it named and what came of it."""
     what, result = event.what, event.result
     actor, target = _seat(event.actor, seat), _target(event, seat)
+    itself = event.target == event.actor  # Snake Sorcerer may choose its own player
+    if itself:
+        target = _agree(actor, "yourself", "themselves")
     text = f"{actor} played {_card(what)}"
-    if what == Card.CRYSTAL_BOWL and event.target != NONE:
+    if what == Card.SNAKE_SORCERER and itself:
+        text += f" at {target} and showed {_card(event.card)}"
+    elif what == Card.CRYSTAL_BOWL and event.target != NONE:
         text += f" at {target} naming {_card(event.card)}: "
         text += "hit, out of the round" if result == HIT else "missed"
     elif what == Card.BATTLE_BUNNY and event.target != NONE:
@@ -178,7 +189,10 @@ def _grave_choice(event: Event, actor: str, target: str) -> str:
 
 
 def _place(event: Event, actor: str, target: str) -> str:
-    where = f" with {event.secret} cards above it" if event.secret != NONE else ""
+    count = event.secret
+    if count == 0:
+        return f"{actor} put the card back on top of the pile"
+    where = f" with {count} card{'s' * (count > 1)} above it" if count != NONE else ""
     return f"{actor} put the card back into the pile{where}"
 
 
@@ -189,7 +203,7 @@ def _draw(event: Event, actor: str, target: str) -> str:
 
 def _eliminated(event: Event, actor: str, target: str) -> str:
     shown = f", showing {_card(event.card)}" if event.card != NONE else ""
-    return f"{target} is out of the round{shown}"
+    return f"{target} {_agree(target, 'are', 'is')} out of the round{shown}"
 
 
 def _reveal(event: Event, actor: str, target: str) -> str:
@@ -205,7 +219,7 @@ def _match_won(event: Event, actor: str, target: str) -> str:
 
 
 def _new_round(event: Event, actor: str, target: str) -> str:
-    return f"a new round begins; {target} starts"
+    return f"a new round begins; {target} {_agree(target, 'start', 'starts')}"
 
 
 def _turn_draw(event: Event, actor: str, target: str) -> str:

@@ -302,6 +302,28 @@ def test_play_runs_a_whole_game_from_standard_input(
     assert "Game over." in out and "your reward:" in out
 
 
+def test_play_ask_always_asks_for_a_single_legal_move(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A position where passing in a Nope window is seat 0's only move: by default it
+    is played for you; with --ask-always it is asked."""
+    from cardgym.positions import save
+    from tests.agents.test_play import NOPE_WINDOW
+
+    env = find_game("exploding_kittens").make_env(num_players=2)
+    env.reset(seed=0, options={"scenario": NOPE_WINDOW})
+    position = save(env, tmp_path / "window.json")
+    argv = ["play", "exploding_kittens", "--position", str(position), "--seed", "1"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert "; played for you." in out and out.count("Your move (player_0)") == 1
+    monkeypatch.setattr(sys, "stdin", io.StringIO("pass\nquit\n"))
+    assert main([*argv, "--ask-always"]) == 1
+    out = capsys.readouterr().out
+    assert "played for you" not in out and out.count("Your move (player_0)") == 2
+
+
 def test_play_without_a_seed_prints_the_one_it_drew(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

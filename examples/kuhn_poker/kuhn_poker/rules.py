@@ -247,13 +247,19 @@ def choice_visibility(state: State, action: int) -> tuple[int, int]:
 
 
 def describe_event(event: Event, seat: int, num_players: int) -> str:
-    """One event in words, as ``seat`` saw it (``TABLE``: the full view)."""
+    """One event in words, as ``seat`` saw it (``TABLE``: the full view): the viewer is
+    "you", the other seat "seat N"."""
     seen = event if seat == TABLE else event.as_seen_by(seat)
     if seen.what == DEAL:
         card = CARD_NAMES[seen.secret] if seen.secret != NONE else "a card"
+        if seen.target == seat:
+            return f"you are dealt {card}"
         return f"seat {seen.target} is dealt {card}"
+    you = seen.actor == seat
+    who = "you" if you else f"seat {seen.actor}"
     if seen.what == MOVE:
-        return f"seat {seen.actor} {MOVE_VERBS[seen.result]}"
+        return f"{who} {(MOVE_NAMES if you else MOVE_VERBS)[seen.result]}"
     if seen.what == SHOW:
-        return f"seat {seen.actor} shows {CARD_NAMES[seen.card]}"
-    return f"seat {seen.actor} wins {seen.result} chips"
+        return f"{who} {'show' if you else 'shows'} {CARD_NAMES[seen.card]}"
+    chips = "chip" if seen.result == 1 else "chips"
+    return f"{who} {'win' if you else 'wins'} {seen.result} {chips}"
