@@ -28,6 +28,7 @@ from ek_env.state import (
     Config,
     State,
 )
+from ek_env.table import TABLE
 from ek_env.view import PlayerView
 
 
@@ -96,6 +97,7 @@ GAME = Game(
     resample_hidden=rules.resample_hidden,
     invariants=check_invariants,
     render=_render,
+    table=TABLE,
     describe_event=describe_event,
     legal_moves=rules.legal_moves,
     move_to_action=move_to_action,
