@@ -56,6 +56,7 @@ viewer)`` with ``viewer`` a seat, :data:`SPECTATOR` or :data:`FULL`, returning t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -209,6 +210,19 @@ def table_of(game: Any) -> TableSpec:
     return spec
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _told(describe: Callable[[Any, int, int], str], event: Any, reader: int,
+          num_players: int) -> str:
+    """``event`` in words as ``reader`` saw it (:data:`~cardgym.record.TABLE`: all of
+    it). Events are frozen values and a game's ``describe_event`` a function of its
+    arguments alone, so the words are kept: a view tells the same events again and
+    again."""
+    from cardgym.record import TABLE
+
+    return describe(event if reader == TABLE else event.as_seen_by(reader), reader,
+                    num_players)
+
+
 def compose(game: Any, state: Any, viewer: Viewer, *, num_players: int, action_table: Any,
             to_act: int | None, legal: Sequence[int]) -> JSON:
     """A whole table view: the game's part (``game.table.view``) and what the env
@@ -238,13 +252,9 @@ def compose(game: Any, state: Any, viewer: Viewer, *, num_players: int, action_t
                       "you": index == seat, "to_act": index == to_act, **entry})
     log = game.log(state)
     start = max(len(log) - EVENTS_SHOWN, 0)
-    if viewer == FULL:
-        texts = [game.describe_event(event, TABLE, num_players) for event in log[start:]]
-    else:
-        # A spectator reads the record as a seat that is party to no secret would.
-        reader = num_players if seat is None else seat
-        texts = [game.describe_event(event.as_seen_by(reader), reader, num_players)
-                 for event in log[start:]]
+    # A spectator reads the record as a seat that is party to no secret would.
+    reader = TABLE if viewer == FULL else num_players if seat is None else seat
+    texts = [_told(game.describe_event, event, reader, num_players) for event in log[start:]]
     label_of = spec.action_label
     moves = [{"action": int(action), "name": action_table.names[action],
               "label": (label_of(state, action) if label_of is not None

@@ -62,7 +62,8 @@ class ChoiceReport:
 Trial = tuple[Any, list[SeatOutcome], list[Any]]
 
 
-def _try_each(env: CardGameEnv[Any], actions: Sequence[int]) -> dict[int, Trial]:
+def _try_each(env: CardGameEnv[Any], actions: Sequence[int],
+              views: bool = True) -> dict[int, Trial]:
     """Apply each action to a clone of the env's state with the same generator state;
     return the state after it, every seat's outcome and the table views. The env is
     left as it was."""
@@ -70,7 +71,7 @@ def _try_each(env: CardGameEnv[Any], actions: Sequence[int]) -> dict[int, Trial]
     rng = env.np_random
     saved_rng = rng.bit_generator.state
     saved = {name: copy.deepcopy(getattr(env, name)) for name in _BOOKKEEPING}
-    views = env.game.table is not None
+    views = views and env.game.table is not None
     results: dict[int, Trial] = {}
     try:
         for action in actions:
@@ -113,11 +114,14 @@ def _differing(a: Any, b: Any) -> list[str]:
 def check_choices(kit: GameKit, num_players: int, games: int = 10,
                   options: dict[str, Any] | None = None, seed: int = 0,
                   private: bool = True, public: bool = True, resample: bool = True,
-                  probe_budget: int | None = None, min_games: int = 2) -> ChoiceReport:
+                  probe_budget: int | None = None, min_games: int = 2,
+                  view_stride: int = 1) -> ChoiceReport:
     """The choice checks (:func:`check_decision`) at every decision of random games.
 
     With ``probe_budget``, no new game starts once that many decisions are probed and
-    ``min_games`` games are played. Returns what was compared.
+    ``min_games`` games are played. The table views are compared at every
+    ``view_stride``-th decision (they cost more than the observations). Returns what
+    was compared.
     """
     if kit.choice_visibility is None:
         raise AssertionError(f"{kit.name}: the kit has no choice_visibility; the choice "
@@ -129,7 +133,8 @@ def check_choices(kit: GameKit, num_players: int, games: int = 10,
 
     def probe(env: CardGameEnv[Any]) -> None:
         check_decision(kit, env, private=private, public=public, resample=resample,
-                       report=report, where=where[0])
+                       report=report, where=where[0],
+                       views=report.decisions % view_stride == 0)
 
     for game in range(games):
         if probe_budget is not None and game >= min_games and report.decisions >= probe_budget:
@@ -141,7 +146,8 @@ def check_choices(kit: GameKit, num_players: int, games: int = 10,
 
 def check_decision(kit: GameKit, env: CardGameEnv[Any], private: bool = True,
                    public: bool = True, resample: bool = True,
-                   report: ChoiceReport | None = None, where: str = "") -> ChoiceReport:
+                   report: ChoiceReport | None = None, where: str = "",
+                   views: bool = True) -> ChoiceReport:
     """The choice checks (docs/rules/README.md, both ways) at the env's current decision.
 
     Every legal alternative is applied to a clone of the state with the same
@@ -156,6 +162,9 @@ def check_decision(kit: GameKit, env: CardGameEnv[Any], private: bool = True,
       seat's information alone, not on another seat's secret choice;
     - ``public``: alternatives with different public parts must give every seat
       still in the game different outcomes.
+
+    With ``views``, the same holds for every seat's table view and the spectator's
+    (party to no secret, and reached by every public choice).
 
     The env is left as it was. Raises ``AssertionError`` naming the alternatives, the
     seat and what differs (or does not); returns what was compared, added to
@@ -178,7 +187,7 @@ def check_decision(kit: GameKit, env: CardGameEnv[Any], private: bool = True,
         label, seen_by = kit.choice_visibility(state, action)
         groups.setdefault(label, []).append(action)
         parties[action] = seen_by
-    results = _try_each(env, legal)
+    results = _try_each(env, legal, views)
     report.decisions += 1
     where = f"{where or kit.name}, {env.agent_selection} to act"
     if private or resample:

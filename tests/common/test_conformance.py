@@ -12,8 +12,8 @@ CONFIGS = configurations()
 #: Leak-test comparisons per configuration, beyond which no new game starts (at least
 #: two games): 20 games of two players, fewer at large tables with long games.
 LEAK_PROBES = 20_000
-#: The leak test compares table views at every third step (they cost more than the
-#: observation); the choice checks compare them at every decision.
+#: The leak test compares table views at every third step and the choice checks at
+#: every third decision (they cost more than the observations).
 VIEW_STRIDE = 3
 IDS = [f"{kit.name}-{n}p" for kit, n in CONFIGS]
 #: Decisions the choice checks probe per configuration, beyond which no new game
@@ -80,7 +80,7 @@ def test_choices_private_stay_private_and_public_are_seen(
     """Both choice checks and the resample check in one pass (cardgym.testing.check_choices):
     the same games as the leak test, fewer decisions (each tries every alternative)."""
     report = testing.check_choices(kit, num_players, games=20, options=options,
-                                   probe_budget=CHOICE_PROBES)
+                                   probe_budget=CHOICE_PROBES, view_stride=VIEW_STRIDE)
     if kit.game is None or kit.game.hidden_move is not None:  # the game has secret choices
         assert report.private_pairs > 0, "no secret choice was met: the private check cannot fail"
         assert report.resamples > 0
