@@ -9,13 +9,14 @@ TORCH_SPEC ?= torch==2.13.0
 # Fuzzing size for the test run; CI keeps the default.
 export CARDGYM_FUZZ_GAMES ?= 10000
 
-.PHONY: help venv install install-train demo test lint typecheck bench tables baselines clean
+.PHONY: help venv install install-train demo test lint typecheck bench tables images baselines clean
 
 help:
 	@echo "make demo    - set up .venv, train a small MaskablePPO model and evaluate it"
 	@echo "make test    - set up .venv and run lint, type checks and the test suite"
 	@echo "make bench   - throughput benchmark beside PettingZoo's leduc_holdem_v4"
-	@echo "make tables  - throughput and arena tables, model cards and README tables"
+	@echo "make tables  - throughput and arena tables, model cards and README tables, then images"
+	@echo "make images  - pictures of a table of each game and the charts, into docs/images"
 	@echo "make baselines - train the shipped baseline models (models/), then make tables"
 
 $(VENV)/bin/python:
@@ -60,6 +61,12 @@ tables: $(VENV)/.installed
 	$(PY) -m cardgym_cli bench --vector --env power_hungry_pets karel_kakelaar --seconds 1 \
 		--rounds 3 --memory 10000000 --train 40000 --output benchmarks/results
 	$(PY) -m cardgym_cli arena --games 400 --output benchmarks/results --update-cards --write-readme
+	$(MAKE) images
+
+# A picture of a table of each game, the arena and the throughput charts (from the
+# tables above), into docs/images/; the README shows them.
+images: $(VENV)/.installed
+	$(PY) -m benchmarks.images --output docs/images
 
 baselines: $(VENV)/.installed
 	$(PY) benchmarks/train_baselines.py

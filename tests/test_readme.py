@@ -30,3 +30,12 @@ def test_vector_snippet_runs(capsys) -> None:
     assert printed[-1].endswith("games finished")
     # 200 decisions per row of 3-player games: every row finished at least one game.
     assert finished >= 1024
+
+
+def test_seeing_a_game_snippet_runs(capsys) -> None:
+    text = README.read_text()
+    section = text.split("## Seeing a game", 1)[1]
+    snippet = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    exec(compile(snippet, "README seeing a game", "exec"), {})
+    printed = capsys.readouterr().out.strip()
+    assert printed.startswith("(800, 1280, 3) Round 1")
