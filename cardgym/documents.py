@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -51,10 +52,20 @@ def header(kind: str, version: int, game: Game, config: Any) -> dict[str, Any]:
 
 
 def write_document(document: Mapping[str, Any], path: str | Path) -> Path:
-    """Write ``document`` as indented JSON (folders made as needed); the path written."""
+    """Write ``document`` as indented JSON (folders made as needed); the path written.
+
+    The text goes to a temporary file beside ``path`` first and is renamed into place,
+    so that an interrupted write leaves the old file or none, never half a document.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    text = json.dumps(document, indent=1) + "\n"
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
     return target
 
 

@@ -108,7 +108,7 @@ def test_finished_agents_must_step_none(make_env) -> None:
 @pytest.mark.parametrize("make_env", MAKERS)
 def test_bad_constructor_arguments(make_env) -> None:
     with pytest.raises(OptionError, match="allowed"):
-        make_env(num_players=2, render_mode="rgb_array")
+        make_env(num_players=2, render_mode="rgb_array_list")
     with pytest.raises(OptionError, match="allowed"):
         make_env(num_players=2, illegal_action="ignore")
     with pytest.raises(OptionError, match="allowed"):
