@@ -9,14 +9,15 @@ TORCH_SPEC ?= torch==2.13.0
 # Fuzzing size for the test run; CI keeps the default.
 export CARDGYM_FUZZ_GAMES ?= 10000
 
-.PHONY: help venv install install-train demo test lint typecheck bench tables images baselines clean
+.PHONY: help venv install install-train browser serve demo test lint typecheck bench tables images baselines clean
 
 help:
 	@echo "make demo    - set up .venv, train a small MaskablePPO model and evaluate it"
-	@echo "make test    - set up .venv and run lint, type checks and the test suite"
+	@echo "make test    - set up .venv and Chromium, run lint, type checks and the test suite"
+	@echo "make serve   - the browser table on http://127.0.0.1:8000/ (cardgym serve)"
 	@echo "make bench   - throughput benchmark beside PettingZoo's leduc_holdem_v4"
 	@echo "make tables  - throughput and arena tables, model cards and README tables, then images"
-	@echo "make images  - pictures of a table of each game and the charts, into docs/images"
+	@echo "make images  - pictures of a table of each game, the charts and the browser pages, into docs/images"
 	@echo "make baselines - train the shipped baseline models (models/), then make tables"
 
 $(VENV)/bin/python:
@@ -31,14 +32,32 @@ EXAMPLES := $(dir $(wildcard examples/*/pyproject.toml))
 
 $(VENV)/.installed: $(VENV)/bin/python pyproject.toml $(addsuffix pyproject.toml,$(EXAMPLES))
 	$(PIP) install --quiet "$(TORCH_SPEC)"
-	$(PIP) install --quiet -e ".[dev,bench,train,notebooks,rllib,vector]"
+	$(PIP) install --quiet -e ".[dev,bench,train,notebooks,rllib,vector,web]"
 	$(if $(EXAMPLES),$(PIP) install --quiet --no-deps $(addprefix -e ,$(EXAMPLES)))
 	touch $@
 
 venv install install-train: $(VENV)/.installed
 
+# Debian's Chromium, which the browser tests drive with Playwright (no browser is
+# downloaded at run time). Elsewhere, point CHROMIUM at a Chromium or Chrome binary.
+CHROMIUM ?= /usr/bin/chromium
+export CARDGYM_CHROMIUM := $(CHROMIUM)
+
+$(CHROMIUM):
+	$(if $(shell command -v apt-get),,$(error $(CHROMIUM) is missing: install Chromium, or set CHROMIUM to its path))
+	$(SUDO) apt-get install -y --no-install-recommends chromium \
+		|| ($(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium)
+
+browser: $(CHROMIUM)
+
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
 demo: $(VENV)/.installed
 	$(PY) -m cardgym_cli demo --overwrite
+
+# The browser table on http://127.0.0.1:8000/ (cardgym serve --help for more).
+serve: $(VENV)/.installed
+	$(PY) -m cardgym_cli serve
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .
@@ -46,7 +65,7 @@ lint: $(VENV)/.installed
 typecheck: $(VENV)/.installed
 	$(PY) -m mypy
 
-test: $(VENV)/.installed lint typecheck
+test: $(VENV)/.installed $(CHROMIUM) lint typecheck
 	$(PY) -m pytest -n 2 --dist worksteal -q
 
 bench: $(VENV)/.installed
@@ -65,8 +84,9 @@ tables: $(VENV)/.installed
 
 # A picture of a table of each game, the arena and the throughput charts (from the
 # tables above), into docs/images/; the README shows them.
-images: $(VENV)/.installed
+images: $(VENV)/.installed $(CHROMIUM)
 	$(PY) -m benchmarks.images --output docs/images
+	$(PY) -m benchmarks.serve_pictures --output docs/images
 
 baselines: $(VENV)/.installed
 	$(PY) benchmarks/train_baselines.py

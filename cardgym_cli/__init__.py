@@ -471,6 +471,17 @@ COMMANDS: tuple[Command, ...] = (
         _run_eval,
     ),
     Command(
+        "serve",
+        "play and watch games in the browser: a table server with replays",
+        "Serve the browser table: open a table of any game with a person or an agent at "
+        "every seat (a link per person's seat, a spectator's link), watch bots play, and "
+        "replay any game record move by move from any seat. Finished games' records go to "
+        "--records. Listens on 127.0.0.1 (this machine only) unless --host says otherwise. "
+        "Needs the web extra.",
+        _lazy("cardgym_web.command", "configure"),
+        _lazy("cardgym_web.command", "run"),
+    ),
+    Command(
         "docs",
         "print a game's documentation page (arguments, rules, observations, actions)",
         "Print the documentation page of a game's environment: the docstring of its env "

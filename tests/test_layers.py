@@ -1,7 +1,8 @@
 """The project's modules import one way: no import circle anywhere (not even through an
 import inside a function or under ``TYPE_CHECKING``), and each layer imports only the
 layers below it: the core ``cardgym`` below the games, the games below ``agents``, then
-``benchmarks``, then the command line ``cardgym_cli``. A game imports no other game."""
+the browser table ``cardgym_web``, then ``benchmarks``, then the command line
+``cardgym_cli``. A game imports no other game."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from cardgym.registration import games
 REPO = Path(__file__).resolve().parents[1]
 GAME_PACKAGES = sorted({game.module for game in games()})
 #: Layer of each top-level package, lowest first.
-LAYERS = {"cardgym": 0, **dict.fromkeys(GAME_PACKAGES, 1), "agents": 2, "benchmarks": 3,
-          "cardgym_cli": 4}
+LAYERS = {"cardgym": 0, **dict.fromkeys(GAME_PACKAGES, 1), "agents": 2, "cardgym_web": 3,
+          "benchmarks": 4, "cardgym_cli": 5}
 
 
 def _package_dir(package: str) -> Path:

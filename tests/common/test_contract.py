@@ -97,7 +97,7 @@ def test_a_second_game_of_the_same_name_is_refused() -> None:
         register_game(dataclasses.replace(game, title="Another"))
 
 
-SHARED = ["cardgym", "cardgym_cli", "agents", "benchmarks", "notebooks", "tests/common"]
+SHARED = ["cardgym", "cardgym_cli", "cardgym_web", "agents", "benchmarks", "notebooks", "tests/common"]
 
 
 def test_no_shared_file_names_a_game_package() -> None:
