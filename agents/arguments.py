@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.runs import check_run_name
-from cardgym.arguments import UsageError, player_range
-from cardgym.registration import Game, find_game, short_name
+from cardgym.arguments import UsageError
+from cardgym.registration import Game, find_game
 
 __all__ = [
     "DEFAULT_EVAL_GAMES",
@@ -49,14 +49,12 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
 def checked_table(args: argparse.Namespace, num_players: int | None,
                    default_players: int) -> tuple[Game, int, dict[str, Any]]:
     """The game, the player count and the rule options of ``eval``/``play``, checked."""
-    from agents.options import check_options, parse_options
+    from agents.options import check_options, check_players, parse_options
 
     game = find_game(args.game)
     count = default_players if num_players is None else num_players
-    if count not in game.player_counts:
-        raise UsageError(f"{short_name(game.env_id)} takes {player_range(game)} players, "
-                         f"not {count}")
     try:
+        check_players(game, count)
         options = check_options(game, count, parse_options(args.option))
     except ValueError as error:
         raise UsageError(str(error)) from None

@@ -17,8 +17,9 @@ import ast
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from cardgym.arguments import player_count_problem
 from cardgym.errors import OptionError
-from cardgym.registration import Game, short_name
+from cardgym.registration import Game
 
 __all__ = [
     "OptionsError",
@@ -69,15 +70,11 @@ def game_options(game: Game) -> dict[str, Any]:
 
 
 def check_players(game: Game, num_players: int) -> None:
-    """Raise :class:`OptionsError` unless ``game`` supports ``num_players`` seats."""
-    if num_players not in game.player_counts:
-        counts = sorted(game.player_counts)
-        allowed = (f"{counts[0]}..{counts[-1]}"
-                   if counts == list(range(counts[0], counts[-1] + 1))
-                   else ", ".join(map(str, counts)))
-        raise OptionsError(
-            f"{short_name(game.env_id)} takes {allowed} players, not {num_players}"
-        )
+    """Raise :class:`OptionsError` unless ``game`` supports ``num_players`` seats, in
+    the words of :func:`cardgym.arguments.player_count_problem`."""
+    problem = player_count_problem(game, num_players)
+    if problem is not None:
+        raise OptionsError(problem)
 
 
 def make_env(game: Game, num_players: int, options: Mapping[str, Any] | None = None,

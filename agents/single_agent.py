@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.league import SELF, checkpoint_label
+from agents.options import check_players
 from agents.policy import Policy, RandomPolicy, decide
 from agents.sb3 import ModelPolicy
 from agents.specs import make_policy
@@ -189,9 +190,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
         if options and "illegal_action" in options:
             raise ValueError("illegal_action is an argument of SingleAgentEnv, not a rule "
                              "option: SingleAgentEnv(..., illegal_action='lose')")
-        if num_players not in self.game.player_counts:
-            raise ValueError(f"{self.game.env_id} takes {list(self.game.player_counts)} players, "
-                             f"not {num_players}")
+        check_players(self.game, num_players)
         if learner_seat is not None and not 0 <= learner_seat < num_players:
             raise ValueError(f"learner_seat must be 0..{num_players - 1}, got {learner_seat}")
         self.num_players = num_players

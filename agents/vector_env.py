@@ -27,6 +27,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from stable_baselines3.common.vec_env import VecEnv
 
+from agents.options import check_players
 from agents.policy import Policy, act_batch
 from agents.single_agent import OpponentPool
 from cardgym.registration import find_game
@@ -56,9 +57,7 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
                  options: Mapping[str, Any] | None = None, seed: int | None = None,
                  learner_seat: int | None = None, keep: int = 5) -> None:
         self.game = find_game(game)
-        if num_players not in self.game.player_counts:
-            raise ValueError(f"{self.game.env_id} takes {list(self.game.player_counts)} players, "
-                             f"not {num_players}")
+        check_players(self.game, num_players)
         if learner_seat is not None and not 0 <= learner_seat < num_players:
             raise ValueError(f"learner_seat must be 0..{num_players - 1}, got {learner_seat}")
         if self.game.batched is None:

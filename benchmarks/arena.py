@@ -30,6 +30,12 @@ rating stays at the prior's 25 and equal agents stay level. The model runs with 
 so sigma measures only how much the games pinned the rating down. ``ordinal`` is
 ``mu - 3 sigma``.
 
+Ranking. The standings are ranked by win rate, the column a reader compares (ties
+by ordinal); the ordinal's own rank stands beside it, since on a short arena the
+ratings, which follow the order the games were played in, can order two agents
+otherwise. Each agent's row names the agents whose 95% interval overlaps its own:
+the games do not separate them (:mod:`benchmarks.arena_results`).
+
 Output (``--output DIR``, written by :mod:`benchmarks.arena_report`): ``arena.md``
 (standings and head-to-head tables per setting), ``arena.csv`` (one row per agent and
 opponent) and ``arena_ratings.csv`` (one row per agent and setting). ``--update-cards`` writes each baseline model's

@@ -22,11 +22,19 @@ from typing import Any
 from agents.baselines import baseline_path
 from agents.evaluate import AgentResult
 from agents.model_card import read_card, write_card
-from benchmarks.arena_results import SettingResult
+from benchmarks.arena_results import (
+    Rating,
+    SettingResult,
+    Standing,
+    not_separated,
+    ordinal_ranks,
+    ranked,
+)
 from cardgym.registration import find_game, short_name
 
 __all__ = [
     "MARKERS",
+    "RANKING_NOTE",
     "README",
     "RESULTS",
     "format_markdown",
@@ -35,6 +43,7 @@ __all__ = [
     "rating_rows",
     "readme_tables",
     "readme_with_tables",
+    "separation",
     "update_cards",
     "write_readme",
     "write_results",
@@ -57,6 +66,19 @@ def _rate(result: AgentResult | None) -> str:
     return f"{result.win_rate:.3f} ({low:.2f}-{high:.2f})"
 
 
+#: How the standings are ranked and read, under every standings table.
+RANKING_NOTE = ("Ranked by win rate = wins per seat-game over all pairings, with its 95% "
+                "Wilson interval; *not separated from* names the agents whose interval "
+                "overlaps this one's, which these games do not tell apart. Rating = "
+                "OpenSkill Plackett-Luce mu +- sigma, with its own rank by the ordinal "
+                "mu - 3 sigma.")
+
+
+def separation(labels: Sequence[str]) -> str:
+    """The *not separated from* cell: the agents, or ``-`` when there are none."""
+    return ", ".join(labels) or "-"
+
+
 def format_setting(setting: SettingResult) -> str:
     """One setting as Markdown: the standings, then the head-to-head table."""
     name = short_name(setting.game.env_id)
@@ -64,18 +86,21 @@ def format_setting(setting: SettingResult) -> str:
     lines = [
         f"### {name}, {n} players",
         "",
-        f"{setting.games} x {setting.unit} per pairing, seed {setting.seed}; an even share is {1 / n:.3f}. Win rate = wins per "
-                  "seat-game over all pairings, with its 95% Wilson interval; rating = "
-                  "OpenSkill Plackett-Luce mu +- sigma, ranked by ordinal mu - 3 sigma.",
+        f"{setting.games} x {setting.unit} per pairing, seed {setting.seed}; an even share is "
+        f"{1 / n:.3f}. {RANKING_NOTE}",
     ]
-    lines += ["", "| rank | agent | seat-games | wins | win rate | 95% CI | mu | sigma | ordinal |",
-              "|---:|---|---:|---:|---:|---|---:|---:|---:|"]
+    lines += ["", "| rank | agent | seat-games | wins | win rate | 95% CI | not separated from "
+                  "| mu | sigma | ordinal | rank by ordinal |",
+              "|---:|---|---:|---:|---:|---|---|---:|---:|---:|---:|"]
+    apart = not_separated(setting.standings)
+    by_ordinal = ordinal_ranks(setting.standings)
     for rank, standing in enumerate(setting.ranked(), start=1):
         low, high = standing.interval
         lines.append(f"| {rank} | {standing.label} | {standing.seat_games} | {standing.wins} | "
                      f"{standing.win_rate:.3f} | {low:.3f}-{high:.3f} | "
+                     f"{separation(apart[standing.label])} | "
                      f"{standing.rating.mu:.2f} | {standing.rating.sigma:.2f} | "
-                     f"{standing.rating.ordinal:.2f} |")
+                     f"{standing.rating.ordinal:.2f} | {by_ordinal[standing.label]} |")
     seats = "the other seat" if n == 2 else "every other seat"
     lines += ["", f"Head to head: win rate (95% CI) of the row agent in one seat against the "
                   f"column agent in {seats}.", "",
@@ -120,9 +145,12 @@ def pairing_rows(settings: Sequence[SettingResult]) -> list[dict[str, Any]]:
 
 
 def rating_rows(settings: Sequence[SettingResult]) -> list[dict[str, Any]]:
-    """One row per setting and agent, best first (the ``arena_ratings.csv`` rows)."""
+    """One row per setting and agent, best first by win rate (the ``arena_ratings.csv``
+    rows), with the agents each is not separated from and its rank by ordinal."""
     rows = []
     for setting in settings:
+        apart = not_separated(setting.standings)
+        by_ordinal = ordinal_ranks(setting.standings)
         for rank, standing in enumerate(setting.ranked(), start=1):
             low, high = standing.interval
             rows.append({
@@ -131,8 +159,10 @@ def rating_rows(settings: Sequence[SettingResult]) -> list[dict[str, Any]]:
                 "agent": standing.label, "seat_games": standing.seat_games,
                 "wins": standing.wins, "win_rate": round(standing.win_rate, 6),
                 "ci_low": round(low, 6), "ci_high": round(high, 6),
+                "not_separated_from": ";".join(apart[standing.label]),
                 "mu": round(standing.rating.mu, 4), "sigma": round(standing.rating.sigma, 4),
-                "ordinal": round(standing.rating.ordinal, 4), "seed": setting.seed,
+                "ordinal": round(standing.rating.ordinal, 4),
+                "ordinal_rank": by_ordinal[standing.label], "seed": setting.seed,
             })
     return rows
 
@@ -188,6 +218,8 @@ def update_cards(settings: Sequence[SettingResult], command: str = "") -> list[P
                           "sigma": round(standing.rating.sigma, 3),
                           "ordinal": round(standing.rating.ordinal, 3)},
             "rank": [s.label for s in setting.ranked()].index("baseline") + 1,
+            "rank_by_ordinal": ordinal_ranks(setting.standings)["baseline"],
+            "not_separated_from": not_separated(setting.standings)["baseline"],
             "head_to_head": head_to_head,
         }
         written.append(write_card(path, card))
@@ -210,6 +242,37 @@ def _baseline_players(name: str) -> tuple[int, ...] | None:
         return None
 
 
+def _standing(row: Mapping[str, str]) -> Standing:
+    return Standing(row["agent"], int(row["seat_games"]), int(row["wins"]),
+                    Rating(float(row["mu"]), float(row["sigma"])))
+
+
+def _arena_table(rows: Sequence[Mapping[str, str]]) -> str:
+    """The README's arena table from ``arena_ratings.csv`` rows: each setting ranked
+    again from its wins and ratings (:mod:`benchmarks.arena_results`), so the table
+    follows the ranking rule of the code that prints it."""
+    lines = ["| game | players | per pairing | rank | agent | win rate (95% CI) | "
+             "not separated from | OpenSkill mu +- sigma | ordinal (rank) |",
+             "|---|---:|---|---:|---|---|---|---|---:|"]
+    settings: dict[tuple[str, str], list[Mapping[str, str]]] = {}
+    for row in rows:
+        settings.setdefault((row["game"], row["players"]), []).append(row)
+    for (game, players), chosen in settings.items():
+        standings = [_standing(row) for row in chosen]
+        apart = not_separated(standings)
+        by_ordinal = ordinal_ranks(standings)
+        per_pairing = f"{chosen[0]['games_per_pairing']} x {chosen[0]['unit']}"
+        for rank, standing in enumerate(ranked(standings), start=1):
+            low, high = standing.interval
+            lines.append(
+                f"| {game} | {players} | {per_pairing} | {rank} | {standing.label} | "
+                f"{standing.win_rate:.3f} ({low:.3f}-{high:.3f}) | "
+                f"{separation(apart[standing.label])} | "
+                f"{standing.rating.mu:.2f} +- {standing.rating.sigma:.2f} | "
+                f"{standing.rating.ordinal:.2f} ({by_ordinal[standing.label]}) |")
+    return "\n".join(lines)
+
+
 def readme_tables(results: str | Path = RESULTS) -> dict[str, str]:
     """The README's tables, by marker name, from ``arena_ratings.csv`` and ``throughput.csv``.
 
@@ -219,16 +282,7 @@ def readme_tables(results: str | Path = RESULTS) -> dict[str, str]:
     tables = {}
     ratings = folder / "arena_ratings.csv"
     if ratings.is_file():
-        lines = ["| game | players | per pairing | rank | agent | win rate (95% CI) | "
-                 "OpenSkill mu +- sigma | ordinal |", "|---|---:|---|---:|---|---|---|---:|"]
-        for row in _read_csv(ratings):
-            lines.append(
-                f"| {row['game']} | {row['players']} | {row['games_per_pairing']} x "
-                f"{row['unit']} | {row['rank']} | {row['agent']} | {float(row['win_rate']):.3f} "
-                f"({float(row['ci_low']):.3f}-{float(row['ci_high']):.3f}) | "
-                f"{float(row['mu']):.2f} +- {float(row['sigma']):.2f} | "
-                f"{float(row['ordinal']):.2f} |")
-        tables["arena"] = "\n".join(lines)
+        tables["arena"] = _arena_table(_read_csv(ratings))
     else:
         tables["arena"] = "No arena results yet: run `make tables`."
     throughput = folder / "throughput.csv"

@@ -12,30 +12,36 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmarks.throughput import COMPARISONS, ENV, LEDUC, OPTION_ROWS
-from cardgym.registration import GAMES, short_name
+from cardgym.registration import games, library_games, short_name
 
-__all__ = ["CARDGYM", "GROUP_COLOURS", "PETTINGZOO", "ThroughputBar", "draw_throughput",
-           "env_group", "throughput_bars"]
+__all__ = ["CARDGYM", "GROUP_COLOURS", "OTHER_GAMES", "PETTINGZOO", "ThroughputBar",
+           "draw_throughput", "env_group", "throughput_bars"]
 
 CARDGYM = "cardgym"
+OTHER_GAMES = "other registered games"
 PETTINGZOO = "PettingZoo classic"
-GROUP_COLOURS: dict[str, str] = {CARDGYM: "tab:blue", PETTINGZOO: "tab:orange"}
+GROUP_COLOURS: dict[str, str] = {CARDGYM: "tab:blue", OTHER_GAMES: "tab:green",
+                                 PETTINGZOO: "tab:orange"}
 
 
 def env_group(env_name: str) -> str:
-    """The group of a throughput row by its ``env`` name: a cardgym game (its short
-    name, or the label of one of its :data:`~benchmarks.throughput.OPTION_ROWS` such
-    as ``exploding_kittens+streaking``) or one of PettingZoo's classic environments.
+    """The group of a throughput row by its ``env`` name: one of cardgym's own games
+    (:func:`~cardgym.registration.library_games`: its short name, or the label of one
+    of its :data:`~benchmarks.throughput.OPTION_ROWS` such as
+    ``exploding_kittens+streaking``), a game registered from another distribution
+    (the example game of ``examples/``), or one of PettingZoo's classic environments.
 
     Raises:
-        ValueError: a name that is neither.
+        ValueError: a name that is none of these.
     """
-    cardgym = {short_name(game.env_id) for game in GAMES} | {label for _, label, _ in OPTION_ROWS}
-    if env_name in cardgym:
+    own = {short_name(game.env_id) for game in library_games()}
+    if env_name in own | {label for name, label, _ in OPTION_ROWS if name in own}:
         return CARDGYM
+    if env_name in {short_name(game.env_id) for game in games()}:
+        return OTHER_GAMES
     if env_name in COMPARISONS or env_name == LEDUC:
         return PETTINGZOO
-    raise ValueError(f"throughput row {env_name!r} is neither a cardgym game nor one of "
+    raise ValueError(f"throughput row {env_name!r} is neither a registered game nor one of "
                      f"PettingZoo's classic environments")
 
 
@@ -67,7 +73,8 @@ def draw_throughput(ax: Any, rows: Sequence[Mapping[str, Any]]) -> list[Throughp
             color=[bar.colour for bar in bars])
     ax.invert_yaxis()
     ax.set_xlabel("env.step calls per second (env(), random legal play)")
-    ax.set_title(" and ".join(f"{group} ({colour.removeprefix('tab:')})"
-                              for group, colour in GROUP_COLOURS.items())
+    shown = [f"{group} ({colour.removeprefix('tab:')})" for group, colour in GROUP_COLOURS.items()
+             if any(bar.group == group for bar in bars)]
+    ax.set_title(" and ".join([", ".join(shown[:-1]), *shown[-1:]] if len(shown) > 2 else shown)
                  + " card environments", fontsize=9)
     return bars

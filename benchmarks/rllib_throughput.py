@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from agents.rllib.train import RllibTrainArgs, build_config, connect_ray
-from cardgym.arguments import non_negative_int, positive_int
+from cardgym.arguments import non_negative_int, player_count_problem, positive_int
 from cardgym.registration import GAMES, find_game, short_name
 
 
@@ -196,9 +196,9 @@ def parse(argv: list[str] | None = None) -> Args:
             game = find_game(name)
         except ValueError as error:
             parser.error(str(error))
-        if namespace.players not in game.player_counts:
-            parser.error(f"{short_name(game.env_id)} takes {list(game.player_counts)} players, "
-                         f"not {namespace.players}")
+        problem = player_count_problem(game, namespace.players)
+        if problem is not None:
+            parser.error(problem)
     return Args(games=namespace.games, players=namespace.players,
                 env_runners=namespace.env_runners,
                 envs_per_env_runner=namespace.envs_per_env_runner, steps=namespace.steps,

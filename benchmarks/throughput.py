@@ -240,8 +240,22 @@ def load_leduc() -> Callable[[], AECEnv] | None:
     return factory
 
 
+#: What Gymnasium says when an env declares a float64 ``Box`` (PettingZoo's no-limit
+#: Hold'em does): a fact of that env's spaces, not of anything measured here.
+PRECISION_WARNING = r"(?s).*precision lowered by casting to float32"
+
+
+def quietly_made(factory: Callable[[], AECEnv]) -> AECEnv:
+    """``factory()`` without Gymnasium's float-precision warnings about its spaces."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=PRECISION_WARNING, category=UserWarning)
+        return factory()
+
+
 def load_comparisons(names: Sequence[str] = COMPARISONS) -> dict[str, Callable[[], AECEnv]]:
-    """The ``env`` factories of those of PettingZoo's classic ``names`` that import."""
+    """The ``env`` factories of those of PettingZoo's classic ``names`` that import;
+    each builds its env without Gymnasium's float-precision warnings
+    (:func:`quietly_made`)."""
     factories: dict[str, Callable[[], AECEnv]] = {}
     for name in names:
         try:
@@ -250,7 +264,7 @@ def load_comparisons(names: Sequence[str] = COMPARISONS) -> dict[str, Callable[[
                 module = importlib.import_module(f"pettingzoo.classic.{name}")
         except ImportError:
             continue
-        factories[name] = module.env
+        factories[name] = partial(quietly_made, module.env)
     return factories
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "game_name",
     "non_negative_float",
     "non_negative_int",
+    "player_count_problem",
     "player_range",
     "positive_float",
     "positive_int",
@@ -102,6 +103,18 @@ def player_range(game: Game) -> str:
     if counts == list(range(counts[0], counts[-1] + 1)):
         return f"{counts[0]}..{counts[-1]}" if len(counts) > 1 else str(counts[0])
     return ", ".join(map(str, counts))
+
+
+def player_count_problem(game: Game, num_players: int) -> str | None:
+    """Why ``game`` cannot seat ``num_players``, or ``None`` when it can.
+
+    The one wording of a table size a game does not take, wherever it is checked
+    (options, the command line, the training envs, the benchmarks):
+    ``karel_kakelaar takes 2..5 players, not 6``.
+    """
+    if num_players in game.player_counts and not isinstance(num_players, bool):
+        return None
+    return f"{short_name(game.env_id)} takes {player_range(game)} players, not {num_players}"
 
 
 def select_settings(

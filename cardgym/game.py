@@ -135,6 +135,9 @@ class Game:
         batched: ``"module:Class"`` of the game's batched engine (a
             :class:`cardgym.vector.BatchedEngine`: many games as arrays, stepped by
             compiled kernels), or ``None``; loaded on first use, like the envs.
+            What the class must do (its arrays, its kernels, its randomness, the
+            checks it must pass) is in docs/vector.md, "Writing a batched engine
+            for a game".
 
     Options:
         config: ``config(num_players, **options)`` -> the validated, frozen rule

@@ -18,15 +18,19 @@ import pettingzoo
 
 from cardgym.game import Game, check_game
 
-__all__ = ["ENTRY_POINT_GROUP", "GAMES", "Game", "find_game", "games", "register_all",
-           "register_game", "short_name"]
+__all__ = ["ENTRY_POINT_GROUP", "GAMES", "LIBRARY", "Game", "find_game", "games",
+           "library_games", "register_all", "register_game", "short_name"]
 
 #: The entry-point group games register in.
 ENTRY_POINT_GROUP = "cardgym.games"
+#: The distribution whose entry points register the library's own games.
+LIBRARY = "cardgym"
 
 #: Every registered game, in registration order (a live list: see :func:`games`).
 GAMES: list[Game] = []
 _REGISTERED = GAMES
+#: The distribution that registered each game of an entry point, by game name.
+_DISTRIBUTIONS: dict[str, str] = {}
 
 
 def _discover() -> list[Game]:
@@ -40,6 +44,7 @@ def _discover() -> list[Game]:
         if game.name in found and found[game.name] is not game:
             raise ValueError(f"two games named {game.name!r} are registered")
         found[game.name] = game
+        _DISTRIBUTIONS[game.name] = point.dist.name if point.dist is not None else ""
     return list(found.values())
 
 
@@ -54,6 +59,14 @@ def games() -> tuple[Game, ...]:
     """Every registered game: cardgym's own, then other distributions' (by
     distribution name), then those added with :func:`register_game`."""
     return tuple(_REGISTERED)
+
+
+def library_games() -> tuple[Game, ...]:
+    """The games cardgym itself ships (the entry points of the ``cardgym``
+    distribution), in registry order: what its benchmark tables measure. Games of
+    other distributions (such as the example, Kuhn poker) and games added with
+    :func:`register_game` are registered beside them, not among them."""
+    return tuple(game for game in _REGISTERED if _DISTRIBUTIONS.get(game.name) == LIBRARY)
 
 
 def register_game(game: Game) -> Game:

@@ -17,6 +17,7 @@ from agents.policy import RandomPolicy
 from agents.specs import AgentSpecError
 from benchmarks import arena, arena_report
 from benchmarks.arena import Rating, Standing, pairings, rate_games, run_arena
+from benchmarks.arena_results import not_separated, ordinal_ranks, ranked
 from cardgym.registration import find_game
 from cardgym_cli import main
 
@@ -186,6 +187,72 @@ def test_the_heuristic_beats_random_in_the_arena() -> None:
                         workers=1)[0]
     assert [s.label for s in setting.ranked()] == ["heuristic", "random"]
     assert setting.standings[1].interval[0] > 0.5
+
+
+# ------------------------------------------------------------------ ranking
+
+
+def issue_setting() -> arena.SettingResult:
+    """The standings of ``cardgym arena --env karel_kakelaar --players 2 --games 20``
+    (issue 35): the ordinal puts baseline first at a win rate of 0.700, above the
+    heuristic's 0.800, and the two win-rate intervals overlap."""
+    standings = [Standing("random", 40, 0, Rating(4.12, 5.41)),
+                 Standing("heuristic", 40, 32, Rating(34.68, 4.48)),
+                 Standing("baseline", 40, 28, Rating(35.07, 4.38))]
+    assert standings[2].rating.ordinal > standings[1].rating.ordinal
+    return arena.SettingResult(KAKELAAR, 2, [s.label for s in standings], [], standings,
+                               games=20, match_length=1, seed=0)
+
+
+def test_the_rank_follows_the_win_rate_and_the_ordinal_keeps_its_own_rank() -> None:
+    setting = issue_setting()
+    assert [s.label for s in setting.ranked()] == ["heuristic", "baseline", "random"]
+    assert ordinal_ranks(setting.standings) == {"baseline": 1, "heuristic": 2, "random": 3}
+
+
+def test_equal_win_rates_are_ranked_by_ordinal() -> None:
+    level = [Standing("a", 10, 5, Rating(20.0, 1.0)), Standing("b", 10, 5, Rating(21.0, 1.0))]
+    assert [s.label for s in ranked(level)] == ["b", "a"]
+
+
+def test_agents_whose_intervals_overlap_are_not_separated() -> None:
+    # heuristic 0.652-0.895 and baseline 0.546-0.819 overlap; random's 0.000-0.088
+    # overlaps neither.
+    assert not_separated(issue_setting().standings) == {
+        "heuristic": ["baseline"], "baseline": ["heuristic"], "random": []}
+
+
+def test_the_tables_rank_by_win_rate_and_name_the_agents_not_separated(tmp_path: Path) -> None:
+    setting = issue_setting()
+    markdown = arena_report.format_setting(setting)
+    assert ("| 1 | heuristic | 40 | 32 | 0.800 | 0.652-0.895 | baseline | 34.68 | 4.48 | "
+            "21.24 | 2 |") in markdown
+    assert ("| 2 | baseline | 40 | 28 | 0.700 | 0.546-0.819 | heuristic | 35.07 | 4.38 | "
+            "21.93 | 1 |") in markdown
+    assert "| 3 | random | 40 | 0 | 0.000 | 0.000-0.088 | - |" in markdown
+    assert "Ranked by win rate" in markdown and "ranked by ordinal" not in markdown
+    rows = arena_report.rating_rows([setting])
+    assert [(r["rank"], r["agent"], r["not_separated_from"], r["ordinal_rank"]) for r in rows] \
+        == [(1, "heuristic", "baseline", 2), (2, "baseline", "heuristic", 1),
+            (3, "random", "", 3)]
+    arena_report.write_results([setting], tmp_path)
+    readme = arena_report.readme_tables(tmp_path)["arena"].splitlines()
+    assert "not separated from" in readme[0] and "ordinal (rank)" in readme[0]
+    assert readme[2:] == [
+        "| karel_kakelaar | 2 | 20 x game | 1 | heuristic | 0.800 (0.652-0.895) | baseline | "
+        "34.68 +- 4.48 | 21.24 (2) |",
+        "| karel_kakelaar | 2 | 20 x game | 2 | baseline | 0.700 (0.546-0.819) | heuristic | "
+        "35.07 +- 4.38 | 21.93 (1) |",
+        "| karel_kakelaar | 2 | 20 x game | 3 | random | 0.000 (0.000-0.088) | - | "
+        "4.12 +- 5.41 | -12.11 (3) |"]
+
+
+def test_a_played_arena_ranks_by_win_rate(tmp_path: Path) -> None:
+    for setting in small_arena(seed=5):
+        rates = [s.win_rate for s in setting.ranked()]
+        assert rates == sorted(rates, reverse=True)
+        apart = not_separated(setting.standings)
+        assert all(mine in apart[other] for mine, others in apart.items() for other in others)
 
 
 # ------------------------------------------------------------- best of N

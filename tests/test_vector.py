@@ -4,17 +4,25 @@ batched engine; the differential checks of each game's engine are in its own tes
 
 from __future__ import annotations
 
+import inspect
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import cardgym.vector as vector
 from cardgym.errors import IllegalMoveError, OptionError
+from cardgym.game import Game
 from cardgym.registration import find_game, games
 from cardgym.testing import check_choices, check_no_leaks
 from cardgym.testing.batched import batched_kit, check_batched
 from cardgym.testing.kit import GameKit
+from cardgym.vector import BatchedEngine
+from cardgym.vector.engine import _BOOKKEEPING
 from cardgym.vector.random import seed_states
 
+REPO = Path(__file__).resolve().parents[1]
 BATCHED = [game for game in games() if game.batched is not None]
 TABLES = [(game.name, n) for game in BATCHED for n in game.player_counts]
 
@@ -259,3 +267,38 @@ def test_row_fields_must_name_per_row_arrays() -> None:
 
     with pytest.raises(TypeError, match="row_fields names missing, which are not arrays of 2"):
         Broken(find_game("kuhn_poker").make_config(2), 2)
+
+
+# ------------------------------------------------------------ the written contract
+
+#: What a game's engine provides beyond the base class's abstract methods, and what
+#: the base class gives it to use; the guide must name each.
+CONTRACT_NAMES = ("game", "row_fields", "_legal", "_loaded", "make_batched", "fill", "playout",
+                  "below", "shuffle", "chance", "clear_stale_cache", "check_batched",
+                  "mirrored", "batched_kit")
+
+
+def engine_guide() -> str:
+    text = (REPO / "docs" / "vector.md").read_text(encoding="utf-8")
+    return text.split("## Writing a batched engine for a game\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_game_contract_points_to_the_guide_to_writing_an_engine() -> None:
+    """Issue 35: ``Game.batched`` named the base class only."""
+    entry = inspect.getdoc(Game).split("batched:", 1)[1].split("\n\n", 1)[0]
+    assert 'docs/vector.md, "Writing a batched engine\n' in entry
+    assert engine_guide()
+
+
+def test_the_guide_to_writing_an_engine_covers_the_whole_contract() -> None:
+    """Issue 35: the guide named half of what an engine must do. Every method the
+    base class leaves to the game, every bookkeeping array, and what the callers and
+    the checks rely on are in it."""
+    guide = engine_guide()
+    abstract = [name for name, member in vars(BatchedEngine).items()
+                if callable(member) and "raise NotImplementedError" in inspect.getsource(member)]
+    assert sorted(abstract) == ["_allocate", "_deal", "_observe", "_step", "export", "load"]
+    bookkeeping = [*_BOOKKEEPING, "rng"]
+    missing = [name for name in (*abstract, *bookkeeping, *CONTRACT_NAMES)
+               if not re.search(rf"`[^`]*\b{re.escape(name)}\b[^`]*`", guide)]
+    assert not missing, f"docs/vector.md's guide does not name {missing}"

@@ -15,7 +15,10 @@ from agents.options import (
     parse_option,
     parse_options,
 )
+from agents.single_agent import SingleAgentEnv
+from cardgym.arguments import player_count_problem
 from cardgym.registration import GAMES, find_game
+from cardgym_cli import main
 
 PETS = find_game("power_hungry_pets")
 KITTENS = find_game("exploding_kittens")
@@ -125,3 +128,25 @@ def test_player_counts_are_checked() -> None:
         check_players(KAKELAAR, 6)
     with pytest.raises(OptionsError, match="takes 2..5 players, not 6"):
         check_options(KAKELAAR, 6, {})
+
+
+@pytest.mark.parametrize(("name", "count", "message"), [
+    ("kuhn_poker", 3, "kuhn_poker takes 2 players, not 3"),  # one table size: no "2..2"
+    ("karel_kakelaar", 6, "karel_kakelaar takes 2..5 players, not 6"),
+    ("power_hungry_pets", 1, "power_hungry_pets takes 2..6 players, not 1"),
+])
+def test_a_table_size_a_game_does_not_take_reads_the_same_wherever_it_is_checked(
+        name: str, count: int, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 35: the options, the command line (``checked_table``) and the training
+    envs refuse a player count with one message, naming the game and what it takes."""
+    game = find_game(name)
+    assert player_count_problem(game, count) == message
+    assert player_count_problem(game, game.player_counts[0]) is None
+    with pytest.raises(OptionsError) as refused:
+        check_players(game, count)
+    assert str(refused.value) == message
+    assert main(["play", name, "--players", str(count)]) == 2
+    assert capsys.readouterr().err.rstrip().endswith(f"error: {message}")
+    with pytest.raises(ValueError) as refused:
+        SingleAgentEnv(name, count, opponents=["random"])
+    assert str(refused.value) == message

@@ -404,6 +404,27 @@ def test_labels_are_printed_once_in_words() -> None:
         assert f"  {action}: {labels[action]}  [{env.action_name(action)}]\n" in text  # help
 
 
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_game_lists_each_move_once_in_words(name: str) -> None:
+    """Issue 35: ``cardgym play`` listed a move as ``66: play:grave_digger (play
+    grave_digger)``. In every game each legal move now has one line, ``index: label``,
+    the label in words and said once; the action's table name (``play:grave_digger``,
+    ``bid:worm_3``) shows only when asked (``help``)."""
+    seed = 3
+    script = replay(name, 2, 0, seed, first, ask_always=True)
+    turn = script.turns[0]
+    status, text = run(name, 2, 0, seed, ["quit"], ask_always=True)
+    assert status == 1
+    listing = text.split("Legal actions:\n", 1)[1].split("> ", 1)[0].splitlines()
+    width = len(str(max(turn.legal)))
+    assert listing == [f"  {a:>{width}}: {turn.labels[a]}" for a in turn.legal]
+    env = make_env(find_game(name), 2)
+    for action, line in zip(turn.legal, listing, strict=True):
+        table_name = env.action_name(action)
+        if re.search(r"[:_]", table_name):  # a table name, not words
+            assert table_name not in text, line
+
+
 def test_without_a_table_view_the_descriptions_are_the_labels(
         monkeypatch: pytest.MonkeyPatch) -> None:
     env = make_env(find_game("karel_kakelaar"), 3)

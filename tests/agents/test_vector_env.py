@@ -68,7 +68,7 @@ def test_a_fixed_learner_seat_and_the_seed_are_kept() -> None:
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"game": "exploding_kittens"}, "has no batched engine"),
-    ({"game": "kuhn_poker", "num_players": 3}, "takes \\[2\\] players, not 3"),
+    ({"game": "kuhn_poker", "num_players": 3}, "kuhn_poker takes 2 players, not 3"),
     ({"game": "kuhn_poker", "learner_seat": 2}, "learner_seat must be 0..1"),
     ({"game": "kuhn_poker", "opponents": ["ismcts:iterations=5"]}, "searches game states"),
 ])
