@@ -233,10 +233,11 @@ class Hub:
         """The seat ``listener`` watches from (``None``: the spectator).
 
         Raises:
-            WebError: the listener has not joined that table.
+            WebError: no such table, or the listener has not joined it.
         """
-        seated = self._tables.get(table_id)
-        if seated is None or listener not in seated.listeners:
+        self.table(table_id)  # no such table: say so
+        seated = self._tables[table_id]
+        if listener not in seated.listeners:
             raise WebError("not_joined", "join the table first: {\"type\": \"join\", "
                                          "\"seat\": K, \"token\": ...}")
         return seated.listeners[listener]

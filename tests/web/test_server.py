@@ -227,7 +227,7 @@ def test_a_table_that_does_not_exist(harness: Harness) -> None:
     with harness.client.websocket_connect("/ws/tables/no-such-table") as socket:
         text = refused(socket, {"type": "join", "seat": None}, "no_table")
         assert "no open table 'no-such-table'" in text
-        refused(socket, {"type": "move", "action": 0, "version": 0}, "not_joined")
+        refused(socket, {"type": "move", "action": 0, "version": 0}, "no_table")
     assert harness.snapshot() == before
     assert harness.client.get("/api/tables/no-such-table/picture").status_code == 404
 
