@@ -8,11 +8,17 @@
   let step = 0;
   let viewer = "full";
 
+  // Each show() takes a ticket; an answer to an older one (overtaken by a newer step or
+  // viewer) is dropped, so that the page ends on the last position asked for.
+  let asked = 0;
+
   async function show() {
+    const ticket = ++asked;
     try {
       const query = `step=${step}&seat=${encodeURIComponent(viewer)}`;
       const base = `/api/replays/${encodeURIComponent(replayId)}`;
       const message = await json(`${base}?${query}`);
+      if (ticket !== asked) return;
       total = message.moves;
       if ($("viewer").options.length === 0) {
         const choices = [["full", "the full table"], ["spectator", "a spectator"]];
@@ -35,6 +41,7 @@
       $("error").textContent = "";
       cardgym.fill($("events"), cardgym.eventLines(message.view));
       await cardgym.picture($("picture"), `${base}/picture?${query}`);
+      if (ticket !== asked) return;
       document.body.dataset.step = String(step);
     } catch (error) {
       $("error").textContent = error.message;
