@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from cardgym.errors import DocumentError, OptionError
+from cardgym.files import atomic_write
 from cardgym.game import Game
 from cardgym.registration import find_game
 
@@ -57,16 +57,7 @@ def write_document(document: Mapping[str, Any], path: str | Path) -> Path:
     The text goes to a temporary file beside ``path`` first and is renamed into place,
     so that an interrupted write leaves the old file or none, never half a document.
     """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(document, indent=1) + "\n"
-    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, target)
-    finally:
-        partial.unlink(missing_ok=True)
-    return target
+    return atomic_write(path, json.dumps(document, indent=1, allow_nan=False) + "\n")
 
 
 def read_document(source: str | Path | Mapping[str, Any], kind: str) -> dict[str, Any]:

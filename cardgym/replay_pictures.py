@@ -9,7 +9,6 @@ half-written picture.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from cardgym.files import atomic_save
 from cardgym.records import Replay
 from cardgym.table import FULL, state_view, table_of
 
@@ -51,7 +51,8 @@ def write_frames(replay: Replay, folder: str | Path, seat: int | None,
     missing). Returns the files written.
 
     Raises:
-        OSError: the folder cannot be made or written (a file in its place, no room).
+        OutputError: the folder cannot be made or written (a file in its place, no
+            room); the message names the path.
     """
     from PIL import Image
 
@@ -60,7 +61,7 @@ def write_frames(replay: Replay, folder: str | Path, seat: int | None,
     written = []
     for step, image in enumerate(frame_images(replay, seat, size, start), start):
         path = target / f"move_{step:04d}.png"
-        _atomic_save(lambda where, image=image: Image.fromarray(image).save(
+        atomic_save(lambda where, image=image: Image.fromarray(image).save(
             where, format="PNG", optimize=True), path)
         written.append(path)
     return written
@@ -71,7 +72,7 @@ def write_gif(replay: Replay, path: str | Path, seat: int | None, size: tuple[in
     """An animated GIF of the positions from ``start`` moves to the end, looping.
 
     Raises:
-        OSError: the file cannot be written.
+        OutputError: the file cannot be written; the message names the path.
     """
     from PIL import Image
 
@@ -80,19 +81,7 @@ def write_gif(replay: Replay, path: str | Path, seat: int | None, size: tuple[in
     durations = [duration_ms] * len(pictures)
     durations[-1] = 3 * duration_ms
     target = Path(path)
-    _atomic_save(lambda where: pictures[0].save(
+    atomic_save(lambda where: pictures[0].save(
         where, format="GIF", save_all=True, append_images=pictures[1:],
         duration=durations, loop=0, disposal=1), target)
     return target
-
-
-def _atomic_save(save: Any, path: Path) -> None:
-    """``save(temporary)`` beside ``path``, then rename it into place; nothing is left
-    behind when saving fails."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.part")
-    try:
-        save(temporary)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
