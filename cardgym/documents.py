@@ -17,13 +17,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cardgym.errors import DocumentError, OptionError
+from cardgym.errors import DocumentError, OptionError, shorten
 from cardgym.files import atomic_write
 from cardgym.game import Game
 from cardgym.registration import find_game
 
-__all__ = ["check_header", "header", "jsonable", "options_of", "read_document",
-           "write_document"]
+__all__ = ["MAX_DEPTH", "check_header", "check_depth", "header", "jsonable", "options_of",
+           "parse_json", "read_document", "write_document"]
+
+#: The deepest nesting of lists and objects a document may have. The library's own
+#: documents stay under 10 levels; a deeper one is refused before anything walks it.
+MAX_DEPTH = 32
 
 
 def jsonable(value: Any) -> Any:
@@ -67,18 +71,70 @@ def read_document(source: str | Path | Mapping[str, Any], kind: str) -> dict[str
         DocumentError: the file is missing or not a JSON object.
     """
     if isinstance(source, Mapping):
+        check_depth(source, f"the {kind}")
         return dict(source)
     path = Path(source)
     if not path.is_file():
         raise DocumentError(f"{path}: no such file (a {kind} file, JSON)")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise DocumentError(f"{path}: not a JSON {kind} file ({error})") from None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise DocumentError(f"{path}: cannot read the {kind} file ({error})") from None
+    data = parse_json(text, str(path), f"{kind} file")
     if not isinstance(data, dict):
         raise DocumentError(f"{path}: a {kind} file holds one JSON object, got "
                             f"{type(data).__name__}")
     return data
+
+
+def parse_json(text: str, what: str, kind: str = "document") -> Any:
+    """The JSON value of ``text``, as strict JSON: no ``NaN`` or ``Infinity``, nesting
+    at most :data:`MAX_DEPTH` deep.
+
+    Args:
+        text: the JSON text.
+        what: where it comes from, to start an error message with
+            (``"runs/x/model.json"``).
+        kind: what it should be (``"record file"``), for the messages.
+
+    Raises:
+        DocumentError: not JSON, a non-finite number, or nested too deep.
+    """
+    def refuse(constant: str) -> Any:
+        raise DocumentError(f"{what}: the {kind} holds {constant}, which JSON does not "
+                            "allow; numbers must be finite")
+
+    try:
+        data = json.loads(text, parse_constant=refuse)
+    except RecursionError:
+        raise DocumentError(f"{what}: the {kind} is nested too deeply (at most {MAX_DEPTH} "
+                            "levels of lists and objects)") from None
+    except json.JSONDecodeError as error:
+        raise DocumentError(f"{what}: not a JSON {kind} ({error})") from None
+    check_depth(data, f"{what}: the {kind}")
+    return data
+
+
+def check_depth(value: Any, what: str) -> None:
+    """Refuse a value with lists and mappings nested deeper than :data:`MAX_DEPTH`
+    (walked without recursion, so the check itself cannot overflow).
+
+    Raises:
+        DocumentError: naming ``what`` and the limit.
+    """
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children: Any = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            raise DocumentError(f"{what} is nested too deeply (at most {MAX_DEPTH} levels "
+                                "of lists and objects)")
+        stack.extend((child, depth + 1) for child in children)
 
 
 def check_header(document: Mapping[str, Any], kind: str, version: int,
@@ -97,31 +153,31 @@ def check_header(document: Mapping[str, Any], kind: str, version: int,
     """
     found = document.get("format")
     if found != kind:
-        raise DocumentError(f"not a {kind} document: its 'format' is {found!r}")
+        raise DocumentError(f"not a {kind} document: its 'format' is {shorten(found)}")
     layout = document.get("format_version")
     if isinstance(layout, bool) or not isinstance(layout, int) or not 1 <= layout <= version:
-        raise DocumentError(f"{kind} format_version {layout!r} is not one this cardgym reads "
+        raise DocumentError(f"{kind} format_version {shorten(layout)} is not one this cardgym reads "
                             f"(1..{version}); a newer cardgym may read it")
     env_id = document.get("env_id")
     if not isinstance(env_id, str):
         raise DocumentError(f"'env_id' must be a string such as 'cardgym/NAME-v1', got "
-                            f"{env_id!r}")
+                            f"{shorten(env_id)}")
     name = env_id.removeprefix("cardgym/").rpartition("-v")[0] or env_id
     try:
         game = find_game(name)
     except ValueError as error:
-        raise DocumentError(f"'env_id' {env_id!r}: {error}") from None
+        raise DocumentError(f"'env_id' {shorten(env_id)}: {error}") from None
     if same_env and game.env_id != env_id:
         raise DocumentError(
             f"this {kind} was made for {env_id}; this cardgym has {game.env_id}, whose "
             f"actions or observations differ; it cannot be read here")
     num_players = document.get("num_players")
     if num_players not in game.player_counts or isinstance(num_players, bool):
-        raise DocumentError(f"'num_players' {num_players!r} is not a table size of "
+        raise DocumentError(f"'num_players' {shorten(num_players)} is not a table size of "
                             f"{game.title}; allowed: {', '.join(map(str, game.player_counts))}")
     options = document.get("options", {})
     if not isinstance(options, Mapping):
-        raise DocumentError(f"'options' must be a mapping of rule options, got {options!r}")
+        raise DocumentError(f"'options' must be a mapping of rule options, got {shorten(options)}")
     try:
         game.make_config(num_players, **options)
     except (OptionError, TypeError) as error:

@@ -2,6 +2,19 @@
 
 from __future__ import annotations
 
+import reprlib
+
+#: How a value appears in an error message: long lists, dicts and strings cut short,
+#: deep nesting shown as ``...`` (an error about a huge value stays one readable line).
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxtuple, _SHORT.maxdict, _SHORT.maxset = 3, 6, 6, 6, 6
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 60, 60, 40
+
+
+def shorten(value: object) -> str:
+    """``repr(value)`` cut to a readable length, for error messages."""
+    return _SHORT.repr(value)
+
 
 class CardgymError(Exception):
     """Base class of every error cardgym raises on purpose."""
