@@ -62,7 +62,7 @@ def atomic_output(path: str | Path, make_parents: bool = True) -> Iterator[Path]
             target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise os_problem(target.parent, error, "make the folder") from None
-    if target.is_dir() and not target.is_symlink():
+    if _kind(target) == "folder":
         raise OutputError(f"cannot write {target}: it is a folder; give a file name")
     partial = partial_name(target)
     try:
@@ -119,16 +119,18 @@ def check_output_file(path: str | Path, what: str, overwrite: bool = False) -> P
             ``overwrite``, or a parent that is a file.
     """
     target = Path(path)
-    if target.is_symlink():
+    kind = _kind(target, what)
+    if kind == "link":
         raise OutputError(f"{what}: {target} is a symbolic link; cardgym does not write "
                           "through links, give the real path")
-    if target.is_dir():
+    if kind == "folder":
         raise OutputError(f"{what}: {target} is a folder; give a file name")
-    if target.exists() and not overwrite:
+    if kind == "other":
+        raise OutputError(f"{what}: {target} is not a regular file (a device or a pipe); "
+                          "give a file name")
+    if kind == "file" and not overwrite:
         raise OutputError(f"{what}: {target} already exists; pass --overwrite to replace it, "
                           "or give another name")
-    if target.exists() and not target.is_file():
-        raise OutputError(f"{what}: {target} is not a regular file; give a file name")
     _check_parents(target.parent, what)
     return target
 
@@ -142,12 +144,13 @@ def check_output_folder(path: str | Path, what: str, overwrite: bool = False) ->
             something, without ``overwrite``.
     """
     target = Path(path)
-    if target.is_symlink():
+    kind = _kind(target, what)
+    if kind == "link":
         raise OutputError(f"{what}: {target} is a symbolic link; cardgym does not write "
                           "through links, give the real path")
-    if target.exists() and not target.is_dir():
+    if kind in ("file", "other"):
         raise OutputError(f"{what}: {target} is a file; give a folder (made if missing)")
-    if target.is_dir() and not overwrite and any(target.iterdir()):
+    if kind == "folder" and not overwrite and any(target.iterdir()):
         raise OutputError(f"{what}: {target} is not empty; pass --overwrite to write into "
                           "it, or give a new folder")
     _check_parents(target.parent, what)
@@ -157,11 +160,35 @@ def check_output_folder(path: str | Path, what: str, overwrite: bool = False) ->
 def _check_parents(folder: Path, what: str) -> None:
     """The nearest existing ancestor of ``folder`` must be a folder."""
     for parent in (folder, *folder.parents):
-        if parent.exists() or parent.is_symlink():
-            if not parent.is_dir():
-                raise OutputError(f"{what}: {parent} is a file, so nothing can be written "
-                                  "under it")
+        kind = _kind(parent, what)
+        if kind in ("file", "other"):
+            raise OutputError(f"{what}: {parent} is a file, so nothing can be written "
+                              "under it")
+        if kind is not None:
             return
+
+
+def _kind(path: Path, what: str | None = None) -> str | None:
+    """``"link"``, ``"folder"``, ``"file"``, ``"other"`` (a device, a pipe) or ``None``
+    (nothing there) for ``path``, without following a link.
+
+    Raises:
+        OutputError: the path cannot be looked at (a name too long, no permission).
+    """
+    import stat
+
+    try:
+        mode = path.lstat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        problem = os_problem(path, error, "use")
+        raise OutputError(f"{what}: {problem}" if what else str(problem)) from None
+    if stat.S_ISLNK(mode):
+        return "link"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    return "file" if stat.S_ISREG(mode) else "other"
 
 
 def _flush(path: Path) -> None:
