@@ -61,8 +61,12 @@ def write_frames(replay: Replay, folder: str | Path, seat: int | None,
     written = []
     for step, image in enumerate(frame_images(replay, seat, size, start), start):
         path = target / f"move_{step:04d}.png"
-        atomic_save(lambda where, image=image: Image.fromarray(image).save(
-            where, format="PNG", optimize=True), path)
+        picture = Image.fromarray(image)
+
+        def save(where: Path, picture: Image.Image = picture) -> None:
+            picture.save(where, format="PNG", optimize=True)
+
+        atomic_save(save, path)
         written.append(path)
     return written
 
