@@ -29,7 +29,15 @@ from agents.model_card import read_card
 from agents.policy_file import convert_model
 from agents.rllib import commands as rllib_commands
 from agents.runs import check_run_folder
-from agents.train import MODEL_FILES, PFSP_SELF, TrainArgs, resume_point, train
+from agents.train import (
+    MODEL_FILES,
+    PFSP_SELF,
+    RUN_FILES,
+    TrainArgs,
+    check_budget,
+    resume_point,
+    train,
+)
 from cardgym.arguments import (
     UsageError,
     add_progress_argument,
@@ -185,6 +193,7 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
         progress=not args.no_progress, tensorboard=not args.no_tensorboard,
         overwrite=args.overwrite,
     )
+    checked_budget(settings)
     if args.resume and args.overwrite:
         raise UsageError("--resume and --overwrite exclude each other: --resume continues the "
                          "run in the folder, --overwrite replaces it")
@@ -194,8 +203,17 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
         except ValueError as error:
             raise UsageError(str(error)) from None
     else:
-        check_run_folder(settings.run_dir, MODEL_FILES, settings.overwrite)
+        check_run_folder(settings.run_dir, RUN_FILES, settings.overwrite, resumable=True)
     return settings
+
+
+def checked_budget(settings: TrainArgs) -> None:
+    """:func:`agents.train.check_budget` for the command line (a :class:`UsageError`)."""
+    try:
+        check_budget(settings)
+    except ValueError as error:
+        name, _, rest = str(error).partition(" ")
+        raise UsageError(f"--{name.replace('_', '-')} {rest}") from None
 
 
 def run_train(args: argparse.Namespace, out: TextIO) -> int:
@@ -249,7 +267,8 @@ def run_demo(args: argparse.Namespace, out: TextIO) -> int:
                          checkpoint_every=max(args.timesteps // 5, 1),
                          eval_every=args.timesteps, eval_games=100,
                          progress=not args.no_progress, overwrite=args.overwrite)
-    check_run_folder(settings.run_dir, MODEL_FILES, settings.overwrite)
+    checked_budget(settings)
+    check_run_folder(settings.run_dir, RUN_FILES, settings.overwrite)
     if any((settings.run_dir / name).exists() for name in MODEL_FILES):
         print(f"demo: replacing the earlier demo model in {settings.run_dir} (--overwrite)",
               file=sys.stderr)
@@ -330,7 +349,8 @@ def run_exploit(args: argparse.Namespace, out: TextIO) -> int:
                                 args.output, options, args.vector)
     if settings.vector:
         _check_vector(game, argparse.Namespace(subprocess=False, opponents=[agent]))
-    check_run_folder(settings.run_dir, MODEL_FILES, args.overwrite)
+    checked_budget(settings)
+    check_run_folder(settings.run_dir, RUN_FILES, args.overwrite)
     print(f"exploit: training a best response to {agent} on {short_name(game.env_id)} "
           f"({players} players) for {args.timesteps} steps"
           f"{f' on {settings.vector} batched games' if settings.vector else ''} ...",

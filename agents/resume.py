@@ -18,17 +18,19 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agents.model_card import ModelError, read_card
+from agents.model_card import ModelError, card_path, read_card
 from agents.policy_file import load_network, weights_path
+from cardgym.files import atomic_save
 
-__all__ = ["OPTIMIZER_SUFFIX", "RESUME_SETTINGS", "checkpoints_in", "latest_checkpoint",
+__all__ = ["OPTIMIZER_SUFFIX", "RESUME_SETTINGS", "checkpoint_files", "checkpoints_in",
+           "describe_incomplete", "incomplete_checkpoints", "latest_checkpoint",
            "load_optimizer", "optimizer_path", "read_eval", "restore", "resume_point",
            "save_optimizer"]
 
 #: ``step_N.zip`` -> ``step_N.optimizer.safetensors``.
 OPTIMIZER_SUFFIX = ".optimizer.safetensors"
 
-_STEP = re.compile(r"^step_(\d+)\.safetensors$")
+_STEP = re.compile(r"^step_(\d+)\.(zip|json|safetensors|optimizer\.safetensors)$")
 
 
 def optimizer_path(checkpoint: str | Path) -> Path:
@@ -47,10 +49,9 @@ def save_optimizer(optimizer: Any, checkpoint: str | Path) -> Path:
     for index, values in state["state"].items():
         for name, value in values.items():
             tensors[f"state.{index}.{name}"] = value.detach().cpu().contiguous()
-    target = optimizer_path(checkpoint)
-    save_file(tensors, str(target),
-              metadata={"param_groups": json.dumps(state["param_groups"])})
-    return target
+    metadata = {"param_groups": json.dumps(state["param_groups"])}
+    return atomic_save(lambda where: save_file(tensors, str(where), metadata=metadata),
+                       optimizer_path(checkpoint))
 
 
 def load_optimizer(optimizer: Any, checkpoint: str | Path) -> None:
@@ -90,19 +91,45 @@ def load_optimizer(optimizer: Any, checkpoint: str | Path) -> None:
         raise ModelError(f"{source} does not fit this optimizer: {error}") from None
 
 
+def checkpoint_files(checkpoint: str | Path) -> tuple[Path, ...]:
+    """The files of a checkpoint ``step_N.zip``, in the order they are written: SB3's
+    file, the optimizer state, the policy file, and last the card, whose presence
+    marks the checkpoint complete (each file is written whole or not at all)."""
+    checkpoint = Path(checkpoint)
+    return (checkpoint, optimizer_path(checkpoint), weights_path(checkpoint),
+            card_path(checkpoint))
+
+
 def checkpoints_in(run_dir: str | Path) -> list[tuple[int, Path]]:
-    """``(N, checkpoints/step_N.zip)`` for every checkpoint of the run with a policy
-    file, oldest first."""
-    found = []
-    for path in (Path(run_dir) / "checkpoints").glob("step_*.safetensors"):
+    """``(N, checkpoints/step_N.zip)`` for every complete checkpoint of the run (all
+    of :func:`checkpoint_files` there), oldest first."""
+    return [(steps, checkpoint) for steps, checkpoint, missing in _checkpoints(run_dir)
+            if not missing]
+
+
+def incomplete_checkpoints(run_dir: str | Path) -> list[tuple[int, Path, list[str]]]:
+    """``(N, checkpoints/step_N.zip, missing file names)`` for every checkpoint of the
+    run that was cut off while it was written (a kill, a full disk), oldest first."""
+    return [entry for entry in _checkpoints(run_dir) if entry[2]]
+
+
+def _checkpoints(run_dir: str | Path) -> list[tuple[int, Path, list[str]]]:
+    folder = Path(run_dir) / "checkpoints"
+    steps = set()
+    for path in folder.glob("step_*"):
         match = _STEP.match(path.name)
         if match:
-            found.append((int(match.group(1)), path.with_suffix(".zip")))
-    return sorted(found)
+            steps.add(int(match.group(1)))
+    found = []
+    for step in sorted(steps):
+        checkpoint = folder / f"step_{step}.zip"
+        missing = [path.name for path in checkpoint_files(checkpoint) if not path.is_file()]
+        found.append((step, checkpoint, missing))
+    return found
 
 
 def latest_checkpoint(run_dir: str | Path) -> tuple[int, Path] | None:
-    """``(N, checkpoints/step_N.zip)`` of the run's latest checkpoint, or ``None``."""
+    """``(N, checkpoints/step_N.zip)`` of the run's latest complete checkpoint, or ``None``."""
     found = checkpoints_in(run_dir)
     return found[-1] if found else None
 
@@ -119,8 +146,11 @@ def resume_point(run_dir: Path, timesteps: int,
     """
     latest = latest_checkpoint(run_dir)
     if latest is None:
-        raise ValueError(f"--resume: {run_dir} has no checkpoint to resume from "
-                         "(checkpoints/step_N.safetensors)")
+        cut = incomplete_checkpoints(run_dir)
+        raise ValueError(f"--resume: {run_dir} has no checkpoint to resume from (a complete "
+                         "one: checkpoints/step_N.zip with its .safetensors, "
+                         ".optimizer.safetensors and .json)"
+                         + (f"; {_describe(cut)}" if cut else ""))
     steps, checkpoint = latest
     if steps >= timesteps:
         raise ValueError(f"--resume: {run_dir} has already trained {steps} steps; ask "
@@ -153,6 +183,18 @@ def restore(model: Any, game: Any, players: int, options: Mapping[str, Any], ste
     model.num_timesteps = steps
 
 
+def describe_incomplete(run_dir: str | Path, after: int = -1) -> str | None:
+    """A sentence on the run's incomplete checkpoints later than ``after`` steps, or
+    None when there are none."""
+    cut = [entry for entry in incomplete_checkpoints(run_dir) if entry[0] > after]
+    return _describe(cut) if cut else None
+
+
+def _describe(cut: list[tuple[int, Path, list[str]]]) -> str:
+    return "; ".join(f"{checkpoint.stem} is incomplete (no {', '.join(missing)})"
+                     for _, checkpoint, missing in cut)
+
+
 def _plain(value: Any) -> Any:
     """Tuples as lists, as a card's JSON holds them."""
     if isinstance(value, tuple):
@@ -166,6 +208,10 @@ def read_eval(path: Path) -> list[dict[str, Any]]:
     """The rows of an earlier ``eval.csv`` (none if there is none)."""
     if not path.is_file():
         return []
-    with path.open(newline="") as handle:
-        return [{key: int(value) if key == "timesteps" else float(value)
-                 for key, value in row.items()} for row in csv.DictReader(handle)]
+    try:
+        with path.open(newline="") as handle:
+            return [{key: int(value) if key == "timesteps" else float(value)
+                     for key, value in row.items()} for row in csv.DictReader(handle)]
+    except (OSError, ValueError, TypeError) as error:
+        raise ValueError(f"--resume: cannot read the run's evaluations {path}: {error}; "
+                         "move it aside to resume without them") from None

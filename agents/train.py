@@ -41,7 +41,9 @@ replaces the model of an earlier run unless ``overwrite`` (``--overwrite``) or
 from __future__ import annotations
 
 import csv
+import io
 import json
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -51,24 +53,33 @@ from typing import Any
 import numpy as np
 
 from agents.league import SELF, League, checkpoint_label
-from agents.model_card import card_path
-from agents.policy_file import save_policy_file, weights_path
+from agents.policy_file import save_policy_file
 from agents.resume import (
     RESUME_SETTINGS,
+    checkpoint_files,
     checkpoints_in,
-    optimizer_path,
+    describe_incomplete,
+    incomplete_checkpoints,
     read_eval,
     restore,
     save_optimizer,
 )
 from agents.resume import resume_point as find_resume_point
-from agents.runs import check_run_name, refuse_overwrite, run_folder
+from agents.runs import (
+    check_run_name,
+    hold_run_folder,
+    refuse_overwrite,
+    remove_partial_files,
+    run_folder,
+)
 from agents.sb3 import ModelPolicy
 from agents.single_agent import SingleAgentEnv
+from cardgym.files import atomic_save, atomic_write
 from cardgym.progress import Progress
 from cardgym.registration import find_game, short_name
 
-__all__ = ["MODEL_FILES", "PFSP_SELF", "RESUME_SETTINGS", "TrainArgs", "check_run_name",
+__all__ = ["MAX_ENVS", "MAX_ROLLOUT_BYTES", "MAX_VECTOR", "MODEL_FILES", "PFSP_SELF",
+           "RESUME_SETTINGS", "RUN_FILES", "TORCH_THREADS", "TrainArgs", "check_run_name",
            "refuse_overwrite", "resume_point", "run_folder", "train", "win_rate"]
 
 
@@ -122,6 +133,11 @@ class TrainArgs:
     overwrite: bool = False
 
     @property
+    def envs(self) -> int:
+        """Games stepped side by side: ``vector`` on the batched engine, else ``n_envs``."""
+        return self.vector or self.n_envs
+
+    @property
     def kept_checkpoints(self) -> int:
         """How many of the learner's latest checkpoints the ``self`` pool draws from."""
         return self.league_size if self.league else 5
@@ -135,8 +151,71 @@ class TrainArgs:
 #: How the league counts the learner's checkpoints (``TrainArgs.pfsp_self``).
 PFSP_SELF = ("each", "group")
 
-#: The files of a finished sb3 run that a new run in the same folder would replace.
+#: The files of a finished sb3 run.
 MODEL_FILES = ("model.zip", "model.safetensors", "model.json")
+
+#: What an earlier run leaves in its folder (a finished one, or one that was stopped):
+#: a new run there is refused unless it resumes the earlier one or overwrites it.
+RUN_FILES = (*MODEL_FILES, "checkpoints", "league.json", "eval.csv")
+
+#: PyTorch's threads in a run, pinned for its whole length (the batched engine's
+#: first call would otherwise change them) and stated in the card.
+TORCH_THREADS = 1
+
+#: The most AEC environments a run steps (``n_envs``).
+MAX_ENVS = 1024
+
+#: The most games on the batched engine (``--vector``).
+MAX_VECTOR = 1 << 16
+
+#: The most memory one rollout's observations and masks may take.
+MAX_ROLLOUT_BYTES = 4 << 30
+
+
+def check_budget(args: TrainArgs) -> None:
+    """Refuse sizes that cannot run or cannot be met, before anything is built or written.
+
+    A run steps ``envs`` games side by side (one step moves every game on), updates
+    the network after each rollout of ``n_steps`` steps per game, and trains exactly
+    ``timesteps`` steps in all: the last rollout is cut short to end there.
+
+    Raises:
+        ValueError: ``n_envs`` or ``vector`` beyond :data:`MAX_ENVS` /
+            :data:`MAX_VECTOR`; ``timesteps`` not a whole number of steps of the
+            ``envs`` games; ``batch_size`` larger than a rollout; a rollout whose
+            observations would take more than :data:`MAX_ROLLOUT_BYTES`. The message
+            says what is allowed.
+    """
+    if not 1 <= args.n_envs <= MAX_ENVS:
+        raise ValueError(f"n_envs must be 1 to {MAX_ENVS}, got {args.n_envs}")
+    if not 0 <= args.vector <= MAX_VECTOR:
+        raise ValueError(f"vector must be 1 to {MAX_VECTOR} games (0: no batched engine), "
+                         f"got {args.vector}")
+    for name in ("timesteps", "n_steps", "batch_size", "n_epochs", "checkpoint_every",
+                 "eval_every", "league_size"):
+        if getattr(args, name) < 1:
+            raise ValueError(f"{name} must be at least 1, got {getattr(args, name)}")
+    envs = args.envs
+    if args.timesteps % envs:
+        below, above = args.timesteps // envs * envs, -(-args.timesteps // envs) * envs
+        fits = f"{below} or {above}" if below else str(above)
+        raise ValueError(f"timesteps must be a whole number of steps of the {envs} games "
+                         f"played side by side (each step moves every game on): "
+                         f"{args.timesteps} is not; use {fits}")
+    rollout = args.n_steps * envs
+    if args.batch_size > rollout:
+        raise ValueError(f"batch_size {args.batch_size} is larger than one rollout "
+                         f"(n_steps {args.n_steps} x {envs} games = {rollout} steps); use at "
+                         f"most {rollout}, or raise n_steps")
+    game = find_game(args.game)
+    layout = game.layout(game.make_config(args.players, **args.options))
+    per_step = 4 * layout.observation_spec.size + layout.num_actions + 6 * 4
+    if rollout * per_step > MAX_ROLLOUT_BYTES:
+        most = MAX_ROLLOUT_BYTES // per_step
+        raise ValueError(f"n_steps {args.n_steps} x {envs} games = {rollout} steps per "
+                         f"rollout would hold {rollout * per_step / 2**30:.1f} GiB of "
+                         f"observations; at most {MAX_ROLLOUT_BYTES >> 30} GiB, that is "
+                         f"{most} steps of this game: lower n_steps, n_envs or vector")
 
 
 def _make_env(game: str, players: int, opponents: Sequence[str], options: Mapping[str, Any],
@@ -191,33 +270,75 @@ def train(args: TrainArgs) -> Path:
     """Train and save a model; returns the path of ``model.zip`` (its policy file
     ``model.safetensors`` and card ``model.json`` beside it).
 
+    The run holds its folder for its whole length (:func:`agents.runs.hold_run_folder`);
+    every file is written whole under a temporary name and renamed into place, and a
+    checkpoint's card is written last, so that a run cut off at any point leaves the
+    checkpoints before it complete and ``resume`` continues from the latest of them.
+
     Raises:
-        FileExistsError: the run folder holds an earlier run's model, and neither
-            ``args.overwrite`` nor ``args.resume``; nothing is written.
-        ValueError: a run name that would leave the output folder, league settings out
-            of range (``pfsp_power``, ``pfsp_floor``, ``pfsp_self``); with ``resume``, a
-            run without checkpoints, one already trained ``timesteps`` steps, or
-            settings that differ from the run's.
+        FileExistsError: the run folder holds an earlier run (a model, checkpoints, a
+            league or evaluations), and neither ``args.overwrite`` nor ``args.resume``;
+            nothing is written.
+        RunInUseError: another run is writing into the folder.
+        ValueError: a run name that would leave the output folder, sizes out of range
+            (:func:`check_budget`), league settings out of range (``pfsp_power``,
+            ``pfsp_floor``, ``pfsp_self``); with ``resume``, a run without a complete
+            checkpoint, one already trained ``timesteps`` steps, or settings that
+            differ from the run's.
+        OutputError: a file of the run cannot be written (no room left, a file where
+            a folder must be); the message names the path and the cause.
     """
+    find_game(args.game)
+    _check_league_settings(args)
+    check_budget(args)
+    run_dir = args.run_dir
+    # Checked before the folder is made, and again while it is held.
+    _check_earlier_run(args)
+    with hold_run_folder(run_dir):
+        start = _check_earlier_run(args)
+        remove_partial_files(run_dir)
+        if start is None:
+            _clear_earlier_run(run_dir)
+        else:
+            _drop_incomplete(run_dir, start[0])
+        return _train(args, run_dir, start)
+
+
+def _check_earlier_run(args: TrainArgs) -> tuple[int, Path] | None:
+    """Where a resumed run starts (``None`` for a new run), after refusing to start a
+    new run over an earlier one without ``overwrite``."""
+    if args.resume:
+        return resume_point(args)
+    refuse_overwrite(args.run_dir, RUN_FILES, args.overwrite, resumable=True)
+    return None
+
+
+def _drop_incomplete(run_dir: Path, steps: int) -> None:
+    """Remove the checkpoints later than ``steps`` that were cut off while written,
+    saying so: the resumed run writes them again when it gets there."""
+    note = describe_incomplete(run_dir, after=steps)
+    if note is None:
+        return
+    print(f"train: resuming from step_{steps}; {note}, skipped", file=sys.stderr)
+    for later, checkpoint, _ in incomplete_checkpoints(run_dir):
+        if later > steps:
+            for path in checkpoint_files(checkpoint):
+                path.unlink(missing_ok=True)
+
+
+def _train(args: TrainArgs, run_dir: Path, start: tuple[int, Path] | None) -> Path:
     import torch
-    from sb3_contrib import MaskablePPO
 
     game = find_game(args.game)
-    _check_league_settings(args)
-    run_dir = args.run_dir
-    start = resume_point(args) if args.resume else None
-    if start is None:
-        refuse_overwrite(run_dir, MODEL_FILES, args.overwrite)
-        _clear_earlier_run(run_dir)
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     done = 0 if start is None else start[0]
     # A resumed run draws new deals: the seed moves on by the steps already trained.
     seed = args.seed + done
     torch.manual_seed(seed)
-    torch.set_num_threads(1)
+    torch.set_num_threads(TORCH_THREADS)
     vec_env = _training_envs(args, seed)
     vec_env.seed(seed)
-    model = MaskablePPO(
+    model = _exact_ppo()(
         "MlpPolicy", vec_env, learning_rate=args.learning_rate, n_steps=args.n_steps,
         batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
         ent_coef=args.ent_coef, seed=seed, verbose=args.verbose, device="cpu",
@@ -243,7 +364,7 @@ def train(args: TrainArgs) -> Path:
     # The end of the run as a checkpoint too, so that --resume continues from here.
     _save_checkpoint(model, args, game.env_id, run_dir, model.num_timesteps)
     path = run_dir / "model.zip"
-    model.save(path)
+    atomic_save(model.save, path)
     summary: dict[str, Any] = {
         "train_seconds": round(seconds, 1),
         "env_steps_per_second": round((model.num_timesteps - done) / seconds, 1),
@@ -253,8 +374,32 @@ def train(args: TrainArgs) -> Path:
     if opponents.league is not None:
         opponents.save()
         summary["league"] = opponents.league.to_json()
+    # The card last: a model with its card is whole.
     save_policy_file(model.policy, path, _card(args, game.env_id, model.num_timesteps, summary))
     return path
+
+
+def _exact_ppo() -> Any:
+    """MaskablePPO that trains exactly the steps it is asked for: the last rollout is
+    cut short where the budget ends (SB3 would finish the whole rollout)."""
+    from sb3_contrib import MaskablePPO
+
+    class ExactBudgetPPO(MaskablePPO):  # type: ignore[misc]
+        def collect_rollouts(self, env: Any, callback: Any, rollout_buffer: Any,
+                             n_rollout_steps: int, use_masking: bool = True) -> bool:
+            left = -(-(self._total_timesteps - self.num_timesteps) // env.num_envs)
+            if 0 < left < n_rollout_steps:
+                buffer_class: Any = self.rollout_buffer_class
+                rollout_buffer = buffer_class(
+                    left, self.observation_space, self.action_space, device=self.device,
+                    gamma=self.gamma, gae_lambda=self.gae_lambda, n_envs=self.n_envs,
+                    **self.rollout_buffer_kwargs)
+                self.rollout_buffer = rollout_buffer
+                n_rollout_steps = left
+            return bool(super().collect_rollouts(env, callback, rollout_buffer,
+                                                 n_rollout_steps, use_masking))
+
+    return ExactBudgetPPO
 
 
 def resume_point(args: TrainArgs) -> tuple[int, Path]:
@@ -268,23 +413,27 @@ def resume_point(args: TrainArgs) -> tuple[int, Path]:
 
 
 def _clear_earlier_run(run_dir: Path) -> None:
-    """Remove the checkpoints and league of an earlier run in ``run_dir`` (a new run
-    may replace it): a later ``--resume`` must not continue from them, nor the new
-    run's ``self`` pool mix them in."""
-    for _, checkpoint in checkpoints_in(run_dir):
-        for path in (checkpoint, weights_path(checkpoint), card_path(checkpoint),
-                     optimizer_path(checkpoint)):
+    """Remove what an earlier run left in ``run_dir`` (a new run replaces it, with
+    ``overwrite``): a later ``--resume`` must not continue from its checkpoints, nor
+    the new run's ``self`` pool mix them in, nor its evaluations run on."""
+    for _, checkpoint, _ in incomplete_checkpoints(run_dir):
+        for path in checkpoint_files(checkpoint):
             path.unlink(missing_ok=True)
-    (run_dir / "league.json").unlink(missing_ok=True)
+    for _, checkpoint in checkpoints_in(run_dir):
+        for path in checkpoint_files(checkpoint):
+            path.unlink(missing_ok=True)
+    for name in ("league.json", "eval.csv"):
+        (run_dir / name).unlink(missing_ok=True)
 
 
 def _save_checkpoint(model: Any, args: TrainArgs, env_id: str, run_dir: Path,
                      steps: int) -> Path:
-    """``checkpoints/step_N.zip`` with its policy file, card and optimizer state."""
+    """``checkpoints/step_N.zip`` with its optimizer state, policy file and, last, its
+    card (:func:`agents.resume.checkpoint_files`), each written whole."""
     path = run_dir / "checkpoints" / f"step_{steps}.zip"
-    model.save(path)
-    save_policy_file(model.policy, path, _card(args, env_id, steps, {}))
+    atomic_save(model.save, path)
     save_optimizer(model.policy.optimizer, path)
+    save_policy_file(model.policy, path, _card(args, env_id, steps, {}))
     return path
 
 
@@ -338,7 +487,7 @@ class _Opponents:
 
     def save(self) -> None:
         if self.league is not None:
-            self.path.write_text(json.dumps(self.league.to_json(), indent=2) + "\n")
+            atomic_write(self.path, json.dumps(self.league.to_json(), indent=2) + "\n")
 
 
 def _callbacks(args: TrainArgs, env_id: str, run_dir: Path, opponents: _Opponents,
@@ -346,7 +495,7 @@ def _callbacks(args: TrainArgs, env_id: str, run_dir: Path, opponents: _Opponent
     """The callbacks of a run: checkpoints and evaluation first, then the league's
     bookkeeping and the entropy schedule when asked for."""
     callbacks = [_self_play_callback(args, env_id, run_dir, opponents, eval_rows, eval_path,
-                                     done)]
+                                     done), _pin_threads()]
     if opponents.league is not None:
         callbacks.append(_league_callback(opponents, opponents.league))
     if args.ent_coef_end is not None:
@@ -390,10 +539,11 @@ def _self_play_callback(args: TrainArgs, env_id: str, run_dir: Path, opponents: 
                 row[f"win_rate_vs_{opponent}"] = round(rate, 4)
                 self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
             eval_rows.append(row)
-            with eval_path.open("w", newline="") as handle:
-                writer = csv.DictWriter(handle, fieldnames=list(row))
-                writer.writeheader()
-                writer.writerows(eval_rows)
+            table = io.StringIO(newline="")
+            writer = csv.DictWriter(table, fieldnames=list(row))
+            writer.writeheader()
+            writer.writerows(eval_rows)
+            atomic_write(eval_path, table.getvalue())
 
     return SelfPlayCallback()
 
@@ -440,6 +590,29 @@ def _entropy_schedule(args: TrainArgs, end: float) -> Any:
     return EntropySchedule()
 
 
+def _pin_threads() -> Any:
+    """PyTorch on :data:`TORCH_THREADS` threads for the whole run: the batched engine's
+    first call starts its thread pool, which would move PyTorch's count with it."""
+    import torch
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    def pin() -> None:
+        if torch.get_num_threads() != TORCH_THREADS:
+            torch.set_num_threads(TORCH_THREADS)
+
+    class PinThreads(BaseCallback):  # type: ignore[misc]
+        def _on_training_start(self) -> None:
+            pin()
+
+        def _on_rollout_end(self) -> None:
+            pin()
+
+        def _on_step(self) -> bool:
+            return True
+
+    return PinThreads()
+
+
 def _progress_callback(bar: Progress) -> Any:
     """The learner's steps on a progress bar (stderr, on a terminal only)."""
     from stable_baselines3.common.callbacks import BaseCallback
@@ -457,4 +630,5 @@ def _card(args: TrainArgs, env_id: str, steps: int, extra: Mapping[str, Any]) ->
                 if k not in ("game", "output", "run_name", "overwrite")}
     return {"game": env_id, "players": args.players, "options": args.options,
             "algorithm": "MaskablePPO (sb3-contrib)", "timesteps": steps,
+            "torch_threads": TORCH_THREADS,
             "settings": settings, **extra}

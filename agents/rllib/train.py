@@ -35,6 +35,7 @@ installed with the ``rllib`` extra). A run writes into
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import sys
@@ -48,7 +49,9 @@ from typing import Any
 from agents.evaluate import evaluate
 from agents.rllib import CARD, SHARED_MODULE
 from agents.rllib.policy import RllibPolicy
-from agents.runs import refuse_overwrite, run_folder
+from agents.runs import hold_run_folder, refuse_overwrite, remove_partial_files, run_folder
+from cardgym.arguments import UsageError
+from cardgym.files import atomic_write, os_problem
 from cardgym.registration import find_game, short_name
 
 __all__ = ["LEGAL_ACTIONS", "ILLEGAL_ACTIONS", "RllibTrainArgs", "SelfPlayMapping",
@@ -58,7 +61,7 @@ __all__ = ["LEGAL_ACTIONS", "ILLEGAL_ACTIONS", "RllibTrainArgs", "SelfPlayMappin
 LEGAL_ACTIONS = "cardgym_legal_actions"
 ILLEGAL_ACTIONS = "cardgym_illegal_actions"
 #: What an earlier run left in its folder, which a new run refuses to replace.
-RUN_FILES = ("checkpoint", CARD)
+RUN_FILES = ("checkpoint", CARD, "progress.csv")
 
 
 @dataclass
@@ -229,7 +232,13 @@ def connect_ray(num_cpus: int | None = None) -> bool:
                 f"RAY_AUTH_MODE=token is set here with the cluster's token") from error
     else:
         # "local": a new instance even when a cluster started on this machine is running.
-        ray.init(address="local", num_cpus=num_cpus, include_dashboard=False)
+        try:
+            ray.init(address="local", num_cpus=num_cpus, include_dashboard=False)
+        except Exception as error:  # Ray reports a start-up that timed out as a bare Exception
+            ray.shutdown()
+            cause = str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
+            raise UsageError(f"Ray could not start on this machine: {cause} (a busy or "
+                             "small machine: try again, or lower --num-cpus)") from None
     return True
 
 
@@ -268,18 +277,27 @@ def train(args: RllibTrainArgs) -> Path:
         IllegalMoveError: (wrapped by RLlib) if an illegal action ever reached a game.
         ConnectionError: ``RAY_ADDRESS`` names a cluster this process cannot join.
         FileExistsError: the run folder holds an earlier run, and not ``args.overwrite``.
+        RunInUseError: another run is writing into the folder.
+        UsageError: Ray could not start on this machine.
+        OutputError: a file of the run cannot be written; the message names it.
     """
+    refuse_overwrite(args.run_dir, RUN_FILES, args.overwrite)
+    with hold_run_folder(args.run_dir):
+        refuse_overwrite(args.run_dir, RUN_FILES, args.overwrite)
+        remove_partial_files(args.run_dir)
+        return _train(args)
+
+
+def _train(args: RllibTrainArgs) -> Path:
     import ray
     import torch
 
     game = find_game(args.game)
     run_dir = args.run_dir
-    refuse_overwrite(run_dir, RUN_FILES, args.overwrite)
     torch.manual_seed(args.seed)
     started_ray = connect_ray(args.num_cpus)
     checkpoint = (run_dir / "checkpoint").resolve()
     try:
-        run_dir.mkdir(parents=True, exist_ok=True)
         algorithm = build_config(args).build_algo()
         try:
             started = time.perf_counter()
@@ -302,7 +320,7 @@ def train(args: RllibTrainArgs) -> Path:
         "final_evaluation": _evaluate(args, checkpoint),
     }
     card = json.dumps(_card(args, game.env_id, summary), indent=2, sort_keys=True, default=str)
-    (run_dir / CARD).write_text(card + "\n")
+    atomic_write(run_dir / CARD, card + "\n")
     return checkpoint
 
 
@@ -330,16 +348,39 @@ def _iterate(algorithm: Any, args: RllibTrainArgs, run_dir: Path, checkpoint: Pa
             _copy_into_snapshot(algorithm, slots[refreshes % len(slots)])
             refreshes += 1
         if iteration % args.save_every == 0:
-            algorithm.save_to_path(str(checkpoint))
-    algorithm.save_to_path(str(checkpoint))
+            save_checkpoint(algorithm, checkpoint)
+    save_checkpoint(algorithm, checkpoint)
     return rows, refreshes
 
 
+def save_checkpoint(algorithm: Any, checkpoint: Path) -> None:
+    """The algorithm's checkpoint folder, replaced whole: written beside it under a
+    temporary name, then swapped in, so that a run cut off while saving leaves the
+    previous checkpoint (as ``checkpoint`` or, between the two renames,
+    ``.checkpoint.previous``)."""
+    import shutil
+
+    fresh = checkpoint.with_name(f".{checkpoint.name}.partial")
+    previous = checkpoint.with_name(f".{checkpoint.name}.previous")
+    for leftover in (fresh, previous):
+        shutil.rmtree(leftover, ignore_errors=True)
+    try:
+        algorithm.save_to_path(str(fresh))
+        if checkpoint.exists():
+            checkpoint.rename(previous)
+        fresh.rename(checkpoint)
+    except OSError as error:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise os_problem(checkpoint, error) from None
+    shutil.rmtree(previous, ignore_errors=True)
+
+
 def _write_progress(path: Path, rows: list[dict[str, Any]]) -> None:
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    table = io.StringIO(newline="")
+    writer = csv.DictWriter(table, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(rows)
+    atomic_write(path, table.getvalue())
 
 
 def _evaluate(args: RllibTrainArgs, checkpoint: Path) -> dict[str, float]:
