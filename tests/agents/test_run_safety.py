@@ -119,7 +119,7 @@ def test_a_second_run_into_a_held_folder_is_refused_naming_the_holder(
 def test_the_folder_is_held_for_the_whole_run_and_free_after_it(tmp_path: Path) -> None:
     seen: list[str] = []
 
-    def second_run_refused(*_: Any) -> None:
+    def second_run_refused() -> None:
         with pytest.raises(RunInUseError) as refused:
             with hold_run_folder(tmp_path / "r"):
                 pass
@@ -128,8 +128,13 @@ def test_the_folder_is_held_for_the_whole_run_and_free_after_it(tmp_path: Path) 
     import agents.train as train_module
 
     original = train_module.save_optimizer
+
+    def save_and_try_a_second_run(*args: Any) -> Any:
+        second_run_refused()
+        return original(*args)
+
     try:
-        train_module.save_optimizer = lambda *a: (second_run_refused(), original(*a))[1]
+        train_module.save_optimizer = save_and_try_a_second_run
         train(tiny_args(tmp_path, timesteps=128))
     finally:
         train_module.save_optimizer = original
