@@ -129,9 +129,9 @@ def test_the_folder_is_held_for_the_whole_run_and_free_after_it(tmp_path: Path) 
 
     original = train_module.save_optimizer
 
-    def save_and_try_a_second_run(*args: Any) -> Any:
+    def save_and_try_a_second_run(optimizer: Any, checkpoint: str | Path) -> Path:
         second_run_refused()
-        return original(*args)
+        return original(optimizer, checkpoint)
 
     try:
         train_module.save_optimizer = save_and_try_a_second_run
