@@ -15,10 +15,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cardgym.documents import check_depth, parse_json
+from cardgym.errors import DocumentError, shorten
+from cardgym.files import atomic_write
 from cardgym.registration import Game
 
-__all__ = ["ModelError", "card_path", "game_spaces", "players_problem", "read_card",
-           "write_card"]
+__all__ = ["MAX_CARD_BYTES", "ModelError", "card_path", "game_spaces", "players_problem",
+           "read_card", "read_card_file", "write_card"]
 
 
 class ModelError(ValueError):
@@ -30,19 +33,63 @@ def card_path(model_path: str | Path) -> Path:
     return Path(model_path).with_suffix(".json")
 
 
+#: The largest card read, in bytes (the shipped cards are a few kilobytes).
+MAX_CARD_BYTES = 1 << 20
+
+#: The types of the card fields every loader reads.
+_FIELDS: dict[str, tuple[type, ...]] = {"game": (str,), "players": (int,), "options": (dict,),
+                                       "policy": (dict,), "settings": (dict,)}
+
+
 def read_card(model_path: str | Path) -> dict[str, Any] | None:
-    """The model card of a saved model, or None when there is none."""
+    """The model card of a saved model, or None when there is none.
+
+    Raises:
+        ModelError: the card is not a JSON object (not JSON, a list, NaN or Infinity,
+            nested deeper than :data:`cardgym.documents.MAX_DEPTH`, larger than
+            :data:`MAX_CARD_BYTES`), or a field the loaders read has the wrong type
+            (``game`` a string, ``players`` an integer, ``options``, ``policy`` and
+            ``settings`` objects).
+    """
     path = card_path(model_path)
-    if not path.is_file():
-        return None
-    return json.loads(path.read_text())  # type: ignore[no-any-return]
+    return read_card_file(path) if path.is_file() else None
+
+
+def read_card_file(path: Path) -> dict[str, Any]:
+    """The model card in the JSON file ``path``, checked as :func:`read_card` says.
+
+    Raises:
+        ModelError: as :func:`read_card`.
+    """
+    what = f"the model card {path}"
+    try:
+        if path.stat().st_size > MAX_CARD_BYTES:
+            raise ModelError(f"{what} is larger than {MAX_CARD_BYTES} bytes; a card is a "
+                             "few kilobytes of JSON")
+        card = parse_json(path.read_text(encoding="utf-8"), what, kind="object")
+        check_depth(card, what)
+    except (OSError, UnicodeDecodeError) as error:
+        raise ModelError(f"cannot read {what}: {error}") from None
+    except DocumentError as error:
+        raise ModelError(str(error)) from None
+    if not isinstance(card, dict):
+        raise ModelError(f"{what} must be a JSON object, got {type(card).__name__} "
+                         f"{shorten(card)}")
+    for name, types in _FIELDS.items():
+        value = card.get(name)
+        if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
+            raise ModelError(f"{what}: {name} must be {_TYPE_NAMES[types[0]]}, got "
+                             f"{shorten(value)}")
+    return card
+
+
+_TYPE_NAMES = {str: "a string", int: "an integer", dict: "a JSON object"}
 
 
 def write_card(model_path: str | Path, card: Mapping[str, Any]) -> Path:
-    """Write ``card`` beside ``model_path``; returns the card's path."""
-    path = card_path(model_path)
-    path.write_text(json.dumps(dict(card), indent=2, sort_keys=True, default=str) + "\n")
-    return path
+    """Write ``card`` beside ``model_path`` (whole, or not at all); returns the card's path."""
+    return atomic_write(card_path(model_path),
+                        json.dumps(dict(card), indent=2, sort_keys=True, default=str) + "\n")
 
 
 def players_problem(card: Mapping[str, Any], model_path: str | Path,

@@ -36,15 +36,22 @@ from agents.model_card import (
     read_card,
     write_card,
 )
+from cardgym.documents import parse_json
+from cardgym.errors import DocumentError, shorten
+from cardgym.files import atomic_save
 from cardgym.registration import Game, find_game
 
 __all__ = [
     "ACTIVATIONS",
     "FORMAT",
+    "MAX_HEADER_BYTES",
+    "MAX_PARAMETERS",
     "PickleRefusedError",
     "convert_model",
     "describe_network",
+    "expected_shapes",
     "load_network",
+    "read_header",
     "resolve_model_path",
     "save_policy_file",
     "unpickle_model",
@@ -56,6 +63,12 @@ FORMAT = "cardgym-policy/1"
 WEIGHTS_SUFFIX = ".safetensors"
 #: The activations a card may name, by the name of their ``torch.nn`` class.
 ACTIVATIONS = ("Tanh", "ReLU", "ELU", "LeakyReLU", "GELU", "SiLU", "Sigmoid")
+
+#: The largest network a policy file may hold (200 MB of float32).
+MAX_PARAMETERS = 50_000_000
+
+#: The longest safetensors header read (the format's own limit is 100 MB).
+MAX_HEADER_BYTES = 1 << 20
 
 #: Files this process has unpickled after an opt-in, each announced once.
 _ANNOUNCED: set[str] = set()
@@ -158,7 +171,9 @@ def save_policy_file(network: Any, model_path: str | Path, card: Mapping[str, An
     target = weights_path(model_path)
     tensors = {name: tensor.detach().cpu().contiguous()
                for name, tensor in network.state_dict().items()}
-    save_file(tensors, str(target), metadata={"format": FORMAT})
+    atomic_save(lambda where: save_file(tensors, str(where), metadata={"format": FORMAT}),
+                target)
+    # The card last: a policy file with its card is whole.
     write_card(model_path, {**card, "policy": {**section, "weights": target.name}})
     return target
 
@@ -184,6 +199,90 @@ def _section(card: Mapping[str, Any], weights: Path) -> dict[str, Any]:
         raise ModelError(f"{where}: activation must be one of {', '.join(ACTIVATIONS)}, "
                          f"got {section.get('activation')!r}")
     return section
+
+
+def expected_shapes(section: Mapping[str, Any], observations: int,
+                    actions: int) -> dict[str, tuple[int, ...]]:
+    """The name and shape of every tensor of the network a card's ``policy`` section
+    describes (SB3's ``MaskableActorCriticPolicy``: separate policy and value layers,
+    an activation between them, a linear head on each)."""
+    arch = section["net_arch"]
+    layers = arch if isinstance(arch, dict) else {"pi": arch, "vf": arch}
+    shapes: dict[str, tuple[int, ...]] = {}
+    last = {}
+    for key, net in (("pi", "policy_net"), ("vf", "value_net")):
+        inputs = observations
+        for index, units in enumerate(layers[key]):
+            shapes[f"mlp_extractor.{net}.{2 * index}.weight"] = (units, inputs)
+            shapes[f"mlp_extractor.{net}.{2 * index}.bias"] = (units,)
+            inputs = units
+        last[key] = inputs
+    shapes["action_net.weight"] = (actions, last["pi"])
+    shapes["action_net.bias"] = (actions,)
+    shapes["value_net.weight"] = (1, last["vf"])
+    shapes["value_net.bias"] = (1,)
+    return shapes
+
+
+def read_header(weights: Path) -> dict[str, tuple[int, ...]]:
+    """The name and shape of every tensor in a safetensors file, read from its header
+    alone (nothing is allocated for the tensors).
+
+    Raises:
+        ModelError: the file is too short, its header is longer than
+            :data:`MAX_HEADER_BYTES` or than the file, not a JSON object, or describes
+            tensors whose data does not lie in the file.
+    """
+    try:
+        size = weights.stat().st_size
+        with weights.open("rb") as handle:
+            prefix = handle.read(8)
+            length = int.from_bytes(prefix, "little") if len(prefix) == 8 else -1
+            if not 0 < length <= min(MAX_HEADER_BYTES, size - 8):
+                raise ModelError(f"cannot read {weights} as safetensors: its header length "
+                                 f"{length} is not within the file ({size} bytes) and "
+                                 f"{MAX_HEADER_BYTES} bytes")
+            text = handle.read(length).decode("utf-8")
+        header = parse_json(text, f"the header of {weights}", kind="object")
+    except (OSError, UnicodeDecodeError, DocumentError) as error:
+        raise ModelError(f"cannot read {weights} as safetensors: {error}") from None
+    if not isinstance(header, dict):
+        raise ModelError(f"cannot read {weights} as safetensors: its header is not a JSON "
+                         "object")
+    shapes = {}
+    data = size - 8 - length
+    for name, entry in header.items():
+        if name == "__metadata__":
+            continue
+        shape = entry.get("shape") if isinstance(entry, dict) else None
+        offsets = entry.get("data_offsets") if isinstance(entry, dict) else None
+        if (not isinstance(shape, list) or not all(type(n) is int and n >= 0 for n in shape)
+                or not isinstance(offsets, list) or len(offsets) != 2
+                or not all(type(n) is int and 0 <= n <= data for n in offsets)):
+            raise ModelError(f"cannot read {weights} as safetensors: the entry of "
+                             f"{shorten(name)} is not a shape and data offsets within the "
+                             f"file: {shorten(entry)}")
+        shapes[str(name)] = tuple(shape)
+    return shapes
+
+
+def _check_sizes(section: Mapping[str, Any], weights: Path, observations: int,
+                 actions: int) -> None:
+    """Refuse a card whose network is larger than :data:`MAX_PARAMETERS`, or whose
+    tensors are not the ones the file's header lists, before anything is built."""
+    expected = expected_shapes(section, observations, actions)
+    parameters = sum(int(np.prod(shape, dtype=np.int64)) for shape in expected.values())
+    if parameters > MAX_PARAMETERS:
+        raise ModelError(f"the card {card_path(weights)} describes a network of "
+                         f"{parameters} parameters; at most {MAX_PARAMETERS} are loaded")
+    found = read_header(weights)
+    problems = [f"missing {name}" for name in expected if name not in found]
+    problems += [f"unexpected {shorten(name)}" for name in found if name not in expected]
+    problems += [f"{name} is {found[name]}, the network needs {shape}"
+                 for name, shape in expected.items() if name in found and found[name] != shape]
+    if problems:
+        raise ModelError(f"{weights} does not fit the network its card describes: "
+                         + "; ".join(problems[:6]) + ("; ..." if len(problems) > 6 else ""))
 
 
 def _build(section: Mapping[str, Any], observation_space: Any, action_space: Any) -> Any:
@@ -269,6 +368,7 @@ def load_network(weights: str | Path, game: Game | None = None,
         raise ModelError(f"{weights} expects observations {recorded[0]} and {recorded[1]} "
                          f"actions; {game.env_id} has {observation_space.shape} and "
                          f"{action_space.n}")
+    _check_sizes(section, weights, int(np.prod(observation_space.shape)), int(action_space.n))
     tensors = _read_tensors(weights)
     return _fill(_build(section, observation_space, action_space), tensors, weights)
 

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["publish"]
+from cardgym.files import atomic_write
+
+__all__ = ["portable_command", "publish"]
 
 
 def publish(text: str, output: Path | None, name: str) -> Path | None:
@@ -14,7 +18,22 @@ def publish(text: str, output: Path | None, name: str) -> Path | None:
     print(text)
     if output is None:
         return None
-    output.mkdir(parents=True, exist_ok=True)
-    path = output / name
-    path.write_text(text, encoding="utf-8")
-    return path
+    return atomic_write(output / name, text)
+
+
+def portable_command(program: str, argv: Sequence[str]) -> str:
+    """The command line ``program argv`` as a card or a table records it, runnable from
+    a clean clone: an absolute path inside the current folder is written relative to
+    it, and one outside it (a scratch or output folder of the machine that ran it)
+    as ``runs/NAME``, its last part under the clone's ``runs/``."""
+    here = Path.cwd().resolve()
+    words = []
+    for word in argv:
+        path = Path(word)
+        if path.is_absolute():
+            try:
+                word = str(path.resolve().relative_to(here)) or "."
+            except ValueError:
+                word = str(Path("runs") / path.name)
+        words.append(shlex.quote(word))
+    return " ".join([program, *words]).strip()

@@ -49,6 +49,7 @@ from agents.model_card import read_card, write_card
 from agents.policy_file import weights_path
 from agents.resume import latest_checkpoint
 from agents.train import PFSP_SELF, TrainArgs, train
+from benchmarks.publish import portable_command
 from benchmarks.sweep import best_settings
 from cardgym.arguments import HelpFormatter, non_negative_int, positive_int
 from cardgym.registration import find_game, games, short_name
@@ -139,6 +140,7 @@ def slim_copy(source: Path, target: Path) -> Path:
     optimizer = model.policy.optimizer
     # A fresh optimizer of the same class and settings holds no per-parameter state.
     model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
+    model.tensorboard_log = None  # a folder of the machine that trained it
     target.parent.mkdir(parents=True, exist_ok=True)
     model.save(target)
     shutil.copyfile(weights_path(source), weights_path(target))
@@ -250,10 +252,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 net_arch=None if namespace.net_arch is None else tuple(namespace.net_arch),
                 sweep=namespace.sweep, vector=namespace.vector, scratch=namespace.scratch,
                 resume=namespace.resume, progress=namespace.progress)
-    command = "python benchmarks/train_baselines.py " + " ".join(
-        argv if argv is not None else sys.argv[1:])
+    command = portable_command("python benchmarks/train_baselines.py",
+                               argv if argv is not None else sys.argv[1:])
     try:
-        run(args, command.strip())
+        run(args, command)
     except ValueError as error:
         parser.error(str(error))
     return 0

@@ -10,13 +10,13 @@ Nothing here imports Ray until a run starts; without the ``rllib`` extra,
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from agents.arguments import check_specs, checked_table
+from agents.model_card import read_card_file
 from agents.rllib import CARD, require_rllib
 from agents.rllib.train import RUN_FILES, RllibTrainArgs, train
 from agents.runs import check_run_folder
@@ -148,7 +148,7 @@ def run_rllib_train(args: argparse.Namespace, out: TextIO) -> int:
         checkpoint = train(settings)
     except ConnectionError as error:  # RAY_ADDRESS names no cluster this process can join
         raise UsageError(str(error)) from None
-    card = json.loads((checkpoint.parent / CARD).read_text())
+    card = read_card_file(checkpoint.parent / CARD)
     evaluation = ", ".join(f"{key} {value}" for key, value in card["final_evaluation"].items())
     print(f"checkpoint: {checkpoint}\nagent spec: rllib+pickle:{checkpoint.parent}\n"
           f"{card['timesteps']} env steps in {card['train_seconds']} s "

@@ -17,7 +17,6 @@ on the command line) and says on stderr what it unpickles.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.model_card import game_spaces, players_problem
+from agents.model_card import ModelError, game_spaces, players_problem, read_card_file
 from agents.policy_file import announce_unpickling
 from agents.rllib import ACTION_MASK, CARD, OBSERVATIONS, SHARED_MODULE, require_rllib
 from cardgym.registration import Game
@@ -72,7 +71,10 @@ def read_card(path: str | Path) -> dict[str, Any] | None:
     for folder in (path, path.parent):
         card = folder / CARD
         if card.is_file():
-            return json.loads(card.read_text())  # type: ignore[no-any-return]
+            try:
+                return read_card_file(card)
+            except ModelError as error:
+                raise CheckpointError(str(error)) from None
     return None
 
 
@@ -129,7 +131,8 @@ class RllibPolicy:
 
         torch.set_num_threads(1)
         try:
-            module = RLModule.from_checkpoint(str(module_dir))
+            # Absolute: Ray reads a relative path as a URI without a scheme.
+            module = RLModule.from_checkpoint(str(module_dir.resolve()))
         except Exception as error:  # a damaged or foreign checkpoint: say which
             raise CheckpointError(f"cannot load {module_dir} as an RLlib module: {error}") from error
         if game is not None:

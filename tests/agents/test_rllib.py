@@ -215,6 +215,18 @@ def test_the_checkpoint_plays_full_games_through_cardgym_eval(
     assert float(cells[7]) > 0, "the trained module made moves"
 
 
+def test_a_checkpoint_given_by_a_relative_path_plays_through_cardgym_eval(
+    trained: Callable[[str], Path], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    run = trained("karel_kakelaar")
+    monkeypatch.chdir(run.parent)
+    capsys.readouterr()
+    assert main(["eval", "karel_kakelaar", "--players", "3", "--agents", f"rllib:{run.name}",
+                 "random", "--games", "3", "--workers", "1", "--trust-pickle"]) == 0
+    assert f"rllib+pickle:{run.name}" in capsys.readouterr().out
+
+
 @pytest.mark.slow
 def test_self_play_keeps_frozen_snapshots_of_the_shared_module(
     trained: Callable[[str], Path]
