@@ -12,6 +12,7 @@ After ``import cardgym``::
 
 from __future__ import annotations
 
+import logging
 from importlib.metadata import EntryPoint, entry_points
 
 import pettingzoo
@@ -26,6 +27,8 @@ ENTRY_POINT_GROUP = "cardgym.games"
 #: The distribution whose entry points register the library's own games.
 LIBRARY = "cardgym"
 
+LOGGER = logging.getLogger("cardgym")
+
 #: Every registered game, in registration order (a live list: see :func:`games`).
 GAMES: list[Game] = []
 _REGISTERED = GAMES
@@ -34,17 +37,30 @@ _DISTRIBUTIONS: dict[str, str] = {}
 
 
 def _discover() -> list[Game]:
+    """The games of the entry points. A plugin's entry point that fails to load, is
+    not a :class:`Game`, or reuses a registered name is logged (a warning on the
+    ``cardgym`` logger naming the entry point) and skipped, so that one broken
+    plugin costs only its own game; cardgym's own entry points must load."""
     found: dict[str, Game] = {}
     points = list(entry_points(group=ENTRY_POINT_GROUP))
     for point in sorted(points, key=lambda p: _distribution_order(p, points)):
-        game = point.load()
-        if not isinstance(game, Game):
-            raise TypeError(f"entry point {point.name} = {point.value!r} in group "
-                            f"{ENTRY_POINT_GROUP!r} is not a cardgym.game.Game")
-        if game.name in found and found[game.name] is not game:
-            raise ValueError(f"two games named {game.name!r} are registered")
+        distribution = point.dist.name if point.dist is not None else ""
+        try:
+            game = point.load()
+            if not isinstance(game, Game):
+                raise TypeError(f"it is a {type(game).__name__}, not a cardgym.game.Game")
+            if game.name in found and found[game.name] is not game:
+                raise ValueError(f"another game named {game.name!r} is registered")
+        except Exception as error:
+            if distribution == LIBRARY:
+                raise
+            cause = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            LOGGER.warning("cardgym: skipped the game plugin %s = %s (from %s): %s%s",
+                           point.name, point.value, distribution or "an unknown distribution",
+                           type(error).__name__, f": {cause}" if cause else "")
+            continue
         found[game.name] = game
-        _DISTRIBUTIONS[game.name] = point.dist.name if point.dist is not None else ""
+        _DISTRIBUTIONS[game.name] = distribution
     return list(found.values())
 
 

@@ -60,7 +60,7 @@ from typing import Any
 
 import numpy as np
 
-from cardgym.errors import ScenarioError
+from cardgym.errors import ScenarioError, shorten
 from cardgym.record import Event, log_from_json
 from cardgym.scenario import is_list, read_per_seat, read_seat, read_seats
 from phpets_env.cards import (
@@ -259,9 +259,16 @@ def _tokens(tokens: Any, n: int, target: int, over: bool) -> list[int]:
     return [int(t) for t in tokens]
 
 
+#: The largest number a position holds in a round number or a record's secret (the
+#: engines keep them in 32-bit integers).
+MAX_NUMBER = 1 << 30
+
+
 def _round(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ScenarioError(f"round must be a round number 1, 2, ..., got {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
+            or not 1 <= value <= MAX_NUMBER):
+        raise ScenarioError(f"round must be a round number 1..{MAX_NUMBER}, got "
+                            f"{shorten(value)}")
     return int(value)
 
 
@@ -285,9 +292,10 @@ def _log(raw: object, n: int) -> list[Event]:
             if not -1 <= getattr(event, name) < top:
                 raise ScenarioError(f"log[{i}]: {name} must be -1..{top - 1}, got "
                                     f"{getattr(event, name)}")
-        if not 0 <= event.seen_by < 1 << n or event.secret < -1:
+        if not 0 <= event.seen_by < 1 << n or not -1 <= event.secret <= MAX_NUMBER:
             raise ScenarioError(f"log[{i}]: seen_by must be a mask of seats 0..{n - 1} and "
-                                f"secret -1 or more, got {event.seen_by}, {event.secret}")
+                                f"secret -1..{MAX_NUMBER}, got {shorten(event.seen_by)}, "
+                                f"{shorten(event.secret)}")
     return [make_event(e.actor, e.what, e.target, e.card, e.result, e.secret, e.seen_by)
             for e in log]
 

@@ -40,11 +40,16 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from cardgym.errors import shorten
 from cardgym.game import Game
 from cardgym.vector._numba import MAX_THREADS, numba
 from cardgym.vector.random import random_actions, seed_states
 
-__all__ = ["BatchedEngine"]
+__all__ = ["MAX_GAMES", "BatchedEngine"]
+
+#: The most games one engine holds (a batch of 4,096 is the usual size; beyond a
+#: million rows the arrays alone take gigabytes).
+MAX_GAMES = 1 << 20
 
 _BOOKKEEPING = ("to_act", "rewards", "returns", "lengths", "done", "over", "final_returns",
                 "final_lengths", "chance")
@@ -70,8 +75,9 @@ class BatchedEngine:
 
     def __init__(self, config: Any, num_games: int, threads: int = 1) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
-                or num_games < 1:
-            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+                or not 1 <= num_games <= MAX_GAMES:
+            raise ValueError(f"num_games must be an integer from 1 to {MAX_GAMES}, got "
+                             f"{shorten(num_games)}")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
                 or not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be 1..{MAX_THREADS} (this "
@@ -153,6 +159,21 @@ class BatchedEngine:
 
     # ------------------------------------------------------------ the shared part
 
+    def _row(self, i: int) -> int:
+        """``i`` if it is the index of a row (``0 <= i < num_games``).
+
+        Raises:
+            IndexError: ``i`` is not an integer (a bool or a float neither) or lies
+                outside the rows; negative indices do not count from the end.
+        """
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise IndexError(f"a row is an integer from 0 to {self.num_games - 1}, got "
+                             f"{shorten(i)}")
+        if not 0 <= i < self.num_games:
+            raise IndexError(f"row {i} is out of range: this engine has rows 0 to "
+                             f"{self.num_games - 1}")
+        return int(i)
+
     def _loaded(self, i: int, to_act: int, over: bool) -> None:
         """The bookkeeping of row ``i`` once :meth:`load` has put a state there:
         its seat to act, no rewards, returns and length restarted, ``over`` as the
@@ -193,9 +214,15 @@ class BatchedEngine:
         ignored in rows that are ``over``). A negative action leaves its row as it
         is (no move, zero rewards, not ``done``), so that callers can move a subset
         of the rows."""
-        actions = np.ascontiguousarray(actions, np.int64)
-        if actions.shape != (self.num_games,):
-            raise ValueError(f"actions must have shape ({self.num_games},), got {actions.shape}")
+        given = np.asarray(actions)
+        if given.shape != (self.num_games,) or not np.issubdtype(given.dtype, np.integer):
+            raise ValueError(f"actions must be {self.num_games} integers (an integer array of "
+                             f"shape ({self.num_games},)), got shape {given.shape} of dtype "
+                             f"{given.dtype}")
+        actions = np.ascontiguousarray(given, np.int64)
+        if actions.size and int(actions.max()) >= self.num_actions:
+            raise ValueError(f"actions must be below {self.num_actions} (the game's actions; "
+                             f"negative: hold the row), got {int(actions.max())}")
         self._threads()
         hold = actions < 0
         if not hold.any():

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from cardgym.errors import shorten
 from cardgym.game import Game
 from cardgym.vector.engine import BatchedEngine
 from kakelaar_env.batched.convert import from_state, to_state
@@ -68,11 +69,12 @@ class Engine(BatchedEngine):
         view_rows(self.board, self.to_act, self.num_players, False, self._no_obs, masks)
 
     def export(self, i: int) -> State:
-        return to_state(self.board[i], self.config)
+        return to_state(self.board[self._row(i)], self.config)
 
     def load(self, i: int, state: Any) -> None:
         if not isinstance(state, State) or state.config != self.config:
             raise ValueError(f"load takes a Karel Kakelaar State of this engine's rules "
-                             f"({self.config}), got {state!r}")
+                             f"({self.config}), got {shorten(state)}")
+        i = self._row(i)
         from_state(self.board[i], state)
         self._loaded(i, state.current, state.phase == GAME_OVER)

@@ -18,7 +18,6 @@ views. A test checks that each compiled function has a single signature.
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
@@ -75,9 +74,3 @@ class Engine(BatchedEngine):
             raise ValueError(f"load needs a Power Hungry Pets state of {self.config}")
         load_row(self.small[i], self.wide[i], state)
         self._loaded(i, state.to_act, state.phase == MATCH_OVER)
-
-    def _row(self, i: int) -> int:
-        i = operator.index(i)
-        if not 0 <= i < self.num_games:
-            raise IndexError(f"row {i} out of range for {self.num_games} games")
-        return i
