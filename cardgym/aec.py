@@ -71,8 +71,9 @@ PICTURE_SIZE: Final = (1280, 800)
 #: Events the full view of ``render_text`` ends with.
 FULL_VIEW_EVENTS = 12
 
-#: Distinct masks whose int8 arrays are kept (a few MB at most).
-_MASK_CACHE_SIZE = 1 << 16
+#: Distinct masks whose int8 arrays an env keeps (cleared when full): at most
+#: 4,096 x (actions + 112) bytes, under 2 MiB for the largest action table.
+_MASK_CACHE_SIZE = 1 << 12
 
 
 def mask_to_array(mask: int, num_actions: int) -> NDArray[np.int8]:

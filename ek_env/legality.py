@@ -41,7 +41,7 @@ from ek_env.state import (
 )
 
 #: Distinct (combos, targets, hand) keys whose PLAY-phase masks are kept per setup.
-_PLAY_CACHE: Final = 1 << 16
+_PLAY_CACHE: Final = 1 << 14
 
 
 def five_choices(state: State) -> list[int]:

@@ -119,6 +119,9 @@ EXPLODED: Final = 3  # a blind player turned up a kitten
 RESULTS: Final = 10
 
 
+#: The most distinct events kept for sharing (cleared when full; a few MiB).
+INTERNED_EVENTS = 1 << 14
+
 _INTERNED: dict[tuple[int, int, int, int, int, int, int], Event] = {}
 
 
@@ -129,7 +132,7 @@ def event(actor: int, what: int, target: int = NONE, card: int = NONE, result: i
     key = (actor, what, target, card, result, secret, seen_by)
     found = _INTERNED.get(key)
     if found is None:
-        if len(_INTERNED) >= 1 << 16:
+        if len(_INTERNED) >= INTERNED_EVENTS:
             _INTERNED.clear()
         found = _INTERNED[key] = Event(*key)
     return found
