@@ -42,13 +42,16 @@ from cardgym.arguments import (
     UsageError,
     add_progress_argument,
     discount,
+    game_count,
     game_name,
     non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
     unit_interval,
+    worker_count,
 )
+from cardgym.files import OutputError, check_output_folder
 from cardgym.progress import Progress
 from cardgym.registration import GAMES, find_game, short_name
 
@@ -104,7 +107,7 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
                         help="save a checkpoint (and add it to the 'self' pool) every T steps")
     parser.add_argument("--eval-every", type=positive_int, default=DEFAULTS.eval_every,
                         metavar="T", help="evaluate against --eval-opponents every T steps")
-    parser.add_argument("--eval-games", type=positive_int, default=DEFAULTS.eval_games,
+    parser.add_argument("--eval-games", type=game_count, default=DEFAULTS.eval_games,
                         metavar="G", help="games per evaluation opponent")
     parser.add_argument("--eval-opponents", nargs="+", default=list(DEFAULTS.eval_opponents),
                         metavar="SPEC", help="opponents of the periodic evaluation")
@@ -194,6 +197,10 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
         overwrite=args.overwrite,
     )
     checked_budget(settings)
+    try:
+        check_output_folder(settings.run_dir, "--output", overwrite=True)
+    except OutputError as error:
+        raise UsageError(str(error)) from None
     if args.resume and args.overwrite:
         raise UsageError("--resume and --overwrite exclude each other: --resume continues the "
                          "run in the folder, --overwrite replaces it")
@@ -245,12 +252,12 @@ DEMO_GAME = "power_hungry_pets"
 def configure_demo(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timesteps", type=positive_int, default=100_000, metavar="T",
                         help="training steps")
-    parser.add_argument("--games", type=positive_int, default=1000, metavar="G",
+    parser.add_argument("--games", type=game_count, default=1000, metavar="G",
                         help="evaluation games per pairing")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the whole run")
     parser.add_argument("--output", type=Path, default=Path("runs"), metavar="DIR",
                         help="the model goes to DIR/demo/")
-    parser.add_argument("--workers", type=positive_int, default=2, metavar="W",
+    parser.add_argument("--workers", type=worker_count, default=2, metavar="W",
                         help="evaluation processes (the result does not depend on it)")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace the model of an earlier demo in DIR/demo/ (make demo "
@@ -320,7 +327,7 @@ def configure_exploit(parser: argparse.ArgumentParser) -> None:
                         help="seats at the table")
     parser.add_argument("--timesteps", type=positive_int, default=200_000, metavar="T",
                         help="the budget: learner steps of the best response")
-    parser.add_argument("--games", type=positive_int, default=1000, metavar="G",
+    parser.add_argument("--games", type=game_count, default=1000, metavar="G",
                         help="games of the response against the agent")
     parser.add_argument("--vector", type=positive_int, default=None, metavar="N",
                         help="games at once on the batched engine (default 256 when the "
@@ -329,7 +336,7 @@ def configure_exploit(parser: argparse.ArgumentParser) -> None:
                         help="seed of the training and of the games")
     parser.add_argument("--output", type=Path, default=Path("runs"), metavar="DIR",
                         help="the response goes to DIR/exploit-GAME-Np-AGENT-seedS/")
-    parser.add_argument("--workers", type=positive_int, default=2, metavar="W",
+    parser.add_argument("--workers", type=worker_count, default=2, metavar="W",
                         help="evaluation processes (the result does not depend on it)")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace an earlier response in the same folder")

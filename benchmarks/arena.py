@@ -73,10 +73,12 @@ from cardgym.arguments import (
     HelpFormatter,
     UsageError,
     add_progress_argument,
+    game_count,
     game_name,
     non_negative_int,
     positive_int,
     select_settings,
+    worker_count,
 )
 from cardgym.progress import Progress
 from cardgym.registration import Game, find_game, short_name
@@ -332,13 +334,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=help_of("players"))
     parser.add_argument("--agents", nargs="+", default=list(defaults.agents), metavar="SPEC",
                         help=help_of("agents"))
-    parser.add_argument("--games", type=positive_int, default=defaults.games, metavar="G",
+    parser.add_argument("--games", type=game_count, default=defaults.games, metavar="G",
                         help=help_of("games"))
     parser.add_argument("--match-length", type=positive_int, default=defaults.match_length,
                         metavar="N", help=help_of("match_length"))
     parser.add_argument("--seed", type=non_negative_int, default=defaults.seed,
                         help=help_of("seed"))
-    parser.add_argument("--workers", type=positive_int, default=defaults.workers, metavar="W",
+    parser.add_argument("--workers", type=worker_count, default=defaults.workers, metavar="W",
                         help=help_of("workers"))
     parser.add_argument("--output", default=None, metavar="DIR", help=help_of("output"))
     parser.add_argument("--update-cards", action="store_true", help=help_of("update_cards"))

@@ -24,7 +24,7 @@ from agents.baselines import baseline_policy_path
 from agents.evaluate import evaluate
 from agents.model_card import read_card
 from benchmarks.publish import publish
-from cardgym.arguments import positive_int
+from cardgym.arguments import game_count, worker_count
 from cardgym.registration import find_game, games, short_name
 
 __all__ = ["TARGETS", "main"]
@@ -38,9 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--env", nargs="+", default=[], metavar="GAME",
                         help="games (default those with a two-player baseline)")
-    parser.add_argument("--games", type=positive_int, default=1000)
+    parser.add_argument("--games", type=game_count, default=1000)
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--workers", type=positive_int, default=2)
+    parser.add_argument("--workers", type=worker_count, default=2)
     parser.add_argument("--output", type=Path, default=None)
     args = parser.parse_args(argv)
     chosen = args.env or [g.name for g in games() if 2 in g.baseline_players]

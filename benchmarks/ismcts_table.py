@@ -32,7 +32,7 @@ from pathlib import Path
 
 from agents.evaluate import evaluate
 from benchmarks.publish import publish
-from cardgym.arguments import positive_int
+from cardgym.arguments import game_count, worker_count
 from cardgym.registration import find_game, games, short_name
 
 __all__ = ["DEFAULT_SPECS", "READING_SPEC", "Row", "format_table", "main", "measure"]
@@ -101,9 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--specs", nargs="+", default=None,
                         help="search settings (default the rows named above)")
     parser.add_argument("--opponents", nargs="+", default=list(DEFAULT_OPPONENTS))
-    parser.add_argument("--games", type=positive_int, default=200)
+    parser.add_argument("--games", type=game_count, default=200)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--workers", type=positive_int, default=2)
+    parser.add_argument("--workers", type=worker_count, default=2)
     parser.add_argument("--output", type=Path, default=None)
     args = parser.parse_args(argv)
     chosen = args.env or [g.name for g in games() if 2 in g.baseline_players]

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.publish import publish
-from cardgym.arguments import positive_int
+from cardgym.arguments import game_count
 from cardgym.registration import find_game
 
 __all__ = ["SETTINGS", "MemoryRow", "format_markdown", "main", "measure", "play"]
@@ -147,7 +147,7 @@ def format_markdown(rows: Sequence[MemoryRow], games: int) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.memory",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=positive_int, default=100_000,
+    parser.add_argument("--games", type=game_count, default=100_000,
                         help="games per setting (default: %(default)s)")
     parser.add_argument("--output", type=Path, default=None,
                         help="write memory.md into this folder")

@@ -43,7 +43,7 @@ from typing import Any
 
 from agents.model_card import read_card
 from agents.train import TrainArgs, train
-from cardgym.arguments import positive_int
+from cardgym.arguments import game_count, positive_int
 from cardgym.registration import find_game, games, short_name
 
 __all__ = ["NET_ARCHS", "SPACE", "main", "settings_of", "sweep"]
@@ -216,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=positive_int, default=2)
     parser.add_argument("--trials", type=positive_int, default=10)
     parser.add_argument("--timesteps", type=positive_int, default=300_000)
-    parser.add_argument("--games", type=positive_int, default=400,
+    parser.add_argument("--games", type=game_count, default=400,
                         help="evaluation games against the heuristic and against random")
     parser.add_argument("--vector", type=int, default=256,
                         help="games on the batched engine where the game has one (0: off)")

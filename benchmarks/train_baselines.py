@@ -51,7 +51,7 @@ from agents.resume import latest_checkpoint
 from agents.train import PFSP_SELF, TrainArgs, train
 from benchmarks.publish import portable_command
 from benchmarks.sweep import best_settings
-from cardgym.arguments import HelpFormatter, non_negative_int, positive_int
+from cardgym.arguments import HelpFormatter, game_count, non_negative_int, positive_int
 from cardgym.registration import find_game, games, short_name
 
 #: Learner steps per baseline (game short name, players).
@@ -230,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=help_of("timesteps"))
     parser.add_argument("--seed", type=non_negative_int, default=defaults.seed,
                         help=help_of("seed"))
-    parser.add_argument("--eval-games", type=positive_int, default=defaults.eval_games,
+    parser.add_argument("--eval-games", type=game_count, default=defaults.eval_games,
                         help=help_of("eval_games"))
     parser.add_argument("--net-arch", type=positive_int, nargs="+", default=None,
                         help=help_of("net_arch"))

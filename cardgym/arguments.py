@@ -65,6 +65,26 @@ def non_negative_int(text: str) -> int:
     return int(_number(text, int, lambda v: v >= 0, "an integer >= 0"))
 
 
+#: The most games one command plays (a long benchmark plays 10^5; beyond 10^7 a run
+#: would take days on one machine).
+MAX_GAMES = 10_000_000
+
+#: The most worker processes a command starts.
+MAX_WORKERS = 256
+
+
+def game_count(text: str) -> int:
+    """An argparse type: a number of games, 1 to :data:`MAX_GAMES`."""
+    return int(_number(text, int, lambda v: 0 < v <= MAX_GAMES,
+                       f"a number of games from 1 to {MAX_GAMES}"))
+
+
+def worker_count(text: str) -> int:
+    """An argparse type: a number of worker processes, 1 to :data:`MAX_WORKERS`."""
+    return int(_number(text, int, lambda v: 0 < v <= MAX_WORKERS,
+                       f"a number of processes from 1 to {MAX_WORKERS}"))
+
+
 def positive_float(text: str) -> float:
     """An argparse type: a finite number above zero."""
     return float(_number(text, float, lambda v: math.isfinite(v) and v > 0,

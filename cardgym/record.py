@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from cardgym.errors import ScenarioError
+from cardgym.errors import ScenarioError, shorten
 
 #: ``actor`` or ``target`` of an event that no seat did or received (a shuffle, a deal).
 TABLE: Final = -1
@@ -115,7 +115,7 @@ def event_from_json(data: object, names: Sequence[str], where: str) -> Event:
     if not isinstance(data, Mapping) or "what" not in data or "actor" not in data:
         raise ScenarioError(
             f"{where} must be an event, a mapping with 'what' (one of the event names) and "
-            f"'actor' (a seat, or {TABLE} for the table), got {data!r}"
+            f"'actor' (a seat, or {TABLE} for the table), got {shorten(data)}"
         )
     unknown = sorted(set(data) - {"what", *_FIELDS})
     if unknown:
@@ -123,12 +123,12 @@ def event_from_json(data: object, names: Sequence[str], where: str) -> Event:
                             f"{', '.join(_FIELDS)}")
     what = data["what"]
     if what not in names:
-        raise ScenarioError(f"{where}: unknown event {what!r}; events: {', '.join(names)}")
+        raise ScenarioError(f"{where}: unknown event {shorten(what)}; events: {', '.join(names)}")
     values: dict[str, int] = {}
     for name in _FIELDS:
         value = data.get(name, 0 if name == "seen_by" else NONE)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ScenarioError(f"{where}: {name} must be an integer, got {value!r}")
+            raise ScenarioError(f"{where}: {name} must be an integer, got {shorten(value)}")
         values[name] = value
     return Event(what=list(names).index(what), **values)
 
@@ -145,7 +145,7 @@ def log_from_json(data: object, names: Sequence[str], where: str = "log") -> lis
         ScenarioError: ``data`` is not a list, or an event is malformed.
     """
     if isinstance(data, (str, bytes, Mapping)) or not isinstance(data, Sequence):
-        raise ScenarioError(f"{where!r} must be a list of events, got {data!r}")
+        raise ScenarioError(f"{shorten(where)} must be a list of events, got {shorten(data)}")
     return [event_from_json(item, names, f"{where}[{i}]") for i, item in enumerate(data)]
 
 

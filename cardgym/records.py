@@ -17,13 +17,14 @@ and when it breaks the error says which version made it and which one tried.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cardgym.documents import check_header, jsonable, options_of, read_document, write_document
-from cardgym.errors import DocumentError
+from cardgym.errors import DocumentError, shorten
 from cardgym.game import Game
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "GameRecord", "Recorder", "Replay", "replay"]
@@ -83,17 +84,17 @@ class GameRecord:
                                                   same_env=False)
         seed = data.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise DocumentError(f"'seed' must be a non-negative integer, got {seed!r}")
+            raise DocumentError(f"'seed' must be a non-negative integer, got {shorten(seed)}")
         scenario = data.get("scenario")
         if scenario is not None and not isinstance(scenario, Mapping):
-            raise DocumentError(f"'scenario' must be a mapping or null, got {scenario!r}")
+            raise DocumentError(f"'scenario' must be a mapping or null, got {shorten(scenario)}")
         result = data.get("result")
         if not isinstance(result, Mapping) or set(result) != {"returns", "winners"}:
             raise DocumentError(f"'result' must be {{'returns': [...], 'winners': [...]}}, "
-                                f"got {result!r}")
+                                f"got {shorten(result)}")
         players = data.get("players", [])
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise DocumentError(f"'players' must be a list of labels, got {players!r}")
+            raise DocumentError(f"'players' must be a list of labels, got {shorten(players)}")
         return cls(env_id=str(data["env_id"]), num_players=num_players, options=options,
                    seed=seed, moves=_moves(data.get("moves"), num_players),
                    returns=tuple(_numbers(result["returns"], num_players)),
@@ -103,22 +104,24 @@ class GameRecord:
 
 def _moves(value: object, num_players: int) -> tuple[tuple[int, str], ...]:
     if not isinstance(value, list):
-        raise DocumentError(f"'moves' must be a list of [seat, action name], got {value!r}")
+        raise DocumentError(f"'moves' must be a list of [seat, action name], got {shorten(value)}")
     moves = []
     for i, move in enumerate(value):
         if (not isinstance(move, list) or len(move) != 2 or isinstance(move[0], bool)
                 or not isinstance(move[0], int) or not 0 <= move[0] < num_players
                 or not isinstance(move[1], str)):
             raise DocumentError(f"moves[{i}] must be [seat 0..{num_players - 1}, action name], "
-                                f"got {move!r}")
+                                f"got {shorten(move)}")
         moves.append((move[0], move[1]))
     return tuple(moves)
 
 
 def _numbers(value: object, num_players: int) -> list[float]:
     if (not isinstance(value, list) or len(value) != num_players
-            or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in value)):
-        raise DocumentError(f"result 'returns' must list {num_players} numbers, got {value!r}")
+            or any(isinstance(v, bool) or not isinstance(v, (int, float))
+                   or not math.isfinite(v) for v in value)):
+        raise DocumentError(f"result 'returns' must list {num_players} finite numbers, got "
+                            f"{shorten(value)}")
     return [float(v) for v in value]
 
 
@@ -126,7 +129,7 @@ def _seats(value: object, num_players: int) -> list[int]:
     if (not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int)
                                            or not 0 <= v < num_players for v in value)):
         raise DocumentError(f"result 'winners' must list seats 0..{num_players - 1}, "
-                            f"got {value!r}")
+                            f"got {shorten(value)}")
     return sorted(value)
 
 
@@ -236,12 +239,12 @@ def _replay(record: GameRecord, game: Game) -> Replay:
             raise DocumentError(f"move {number + 1}: seat {acting} is to act, the record says "
                                 f"seat {seat}")
         if name not in names:
-            raise DocumentError(f"move {number + 1}: {name!r} is not an action of "
+            raise DocumentError(f"move {number + 1}: {shorten(name)} is not an action of "
                                 f"{game.env_id}")
         action = names[name]
         if action not in env.legal_actions():
             legal = ", ".join(env.action_table.names[a] for a in env.legal_actions())
-            raise DocumentError(f"move {number + 1}: {name!r} is not legal there; legal: {legal}")
+            raise DocumentError(f"move {number + 1}: {shorten(name)} is not legal there; legal: {legal}")
         env.step(action)
         states.append(env.game_state.clone())
         events.append(len(game.log(env.game_state)))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
+from cardgym.errors import shorten
 from cardgym.positions import document_of
 from cardgym.record import TABLE
 from cardgym.records import Replay
@@ -113,4 +114,4 @@ def _command(replay: Replay, command: str, step: int,
         if int(words[1]) >= players:
             return f"seats are 0..{players - 1}"
         return step, int(words[1]), False
-    return f"unknown command {command!r}; commands: {COMMANDS}"
+    return f"unknown command {shorten(command)}; commands: {COMMANDS}"

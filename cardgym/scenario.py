@@ -10,7 +10,7 @@ from typing import Any, TypeGuard, TypeVar
 
 import numpy as np
 
-from cardgym.errors import ScenarioError
+from cardgym.errors import ScenarioError, shorten
 from cardgym.record import NONE
 
 T = TypeVar("T")
@@ -30,7 +30,7 @@ def read_int(value: object, where: str, low: int, high: int) -> int:
     """An integer ``low..high`` (numpy integers welcome; a bool is not one)."""
     if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
             or not low <= value <= high):
-        raise ScenarioError(f"{where} must be an integer {low}..{high}, got {value!r}")
+        raise ScenarioError(f"{where} must be an integer {low}..{high}, got {shorten(value)}")
     return int(value)
 
 
@@ -41,14 +41,14 @@ def read_seat(value: object, where: str, n: int, optional: bool = False) -> int:
     if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
             or not 0 <= value < n):
         raise ScenarioError(f"{where} must be a seat 0..{n - 1}"
-                            + (" or null" if optional else "") + f", got {value!r}")
+                            + (" or null" if optional else "") + f", got {shorten(value)}")
     return int(value)
 
 
 def read_seats(value: object, where: str, n: int, distinct: bool = True) -> list[int]:
     """A list of seats ``0..n-1``, each at most once when ``distinct``."""
     if not is_list(value):
-        raise ScenarioError(f"{where} must be a list of seats 0..{n - 1}, got {value!r}")
+        raise ScenarioError(f"{where} must be a list of seats 0..{n - 1}, got {shorten(value)}")
     seats = [read_seat(seat, f"{where}[{i}]", n) for i, seat in enumerate(value)]
     if distinct and len(set(seats)) != len(seats):
         raise ScenarioError(f"{where} names a seat twice: {seats}")
@@ -58,14 +58,14 @@ def read_seats(value: object, where: str, n: int, distinct: bool = True) -> list
 def read_flag(value: object, where: str) -> bool:
     """``true`` or ``false``."""
     if not isinstance(value, (bool, np.bool_)):
-        raise ScenarioError(f"{where} must be true or false, got {value!r}")
+        raise ScenarioError(f"{where} must be true or false, got {shorten(value)}")
     return bool(value)
 
 
 def read_name(value: object, where: str, names: Sequence[str]) -> int:
     """The index of ``value`` among ``names`` (a phase, a kind of play, ...)."""
     if not isinstance(value, str) or value not in names:
-        raise ScenarioError(f"{where} must be one of {', '.join(names)}, got {value!r}")
+        raise ScenarioError(f"{where} must be one of {', '.join(names)}, got {shorten(value)}")
     return list(names).index(value)
 
 
@@ -73,7 +73,7 @@ def read_mapping(value: object, where: str, keys: Sequence[str]) -> Mapping[str,
     """A mapping with no keys but ``keys``."""
     if not isinstance(value, Mapping):
         raise ScenarioError(f"{where} must be a mapping with keys {', '.join(keys)}, "
-                            f"got {value!r}")
+                            f"got {shorten(value)}")
     unknown = sorted(str(key) for key in set(value) - set(keys))
     if unknown:
         raise ScenarioError(f"{where}: unknown keys {unknown}; allowed: {', '.join(keys)}")
@@ -94,7 +94,7 @@ def read_card(value: object, where: str, parse: Callable[[Any], int]) -> int:
 def read_cards(value: object, where: str, parse: Callable[[Any], int]) -> list[int]:
     """A list of cards, each by ``parse``."""
     if not is_list(value):
-        raise ScenarioError(f"{where} must be a list of cards, got {value!r}")
+        raise ScenarioError(f"{where} must be a list of cards, got {shorten(value)}")
     return [read_card(item, f"{where}[{i}]", parse) for i, item in enumerate(value)]
 
 
@@ -104,5 +104,5 @@ def read_per_seat(value: object, where: str, n: int, read: Callable[[object, str
     entry is (``"list of cards"``), for the error."""
     if not is_list(value) or len(value) != n:
         raise ScenarioError(f"{where} must hold one {what} for each of the {n} seats, "
-                            f"got {value!r}")
+                            f"got {shorten(value)}")
     return [read(item, f"{where}[{seat}]") for seat, item in enumerate(value)]

@@ -50,10 +50,13 @@ from cardgym.arguments import (
     HelpFormatter,
     UsageError,
     add_progress_argument,
+    game_count,
     game_name,
     non_negative_int,
     positive_int,
+    worker_count,
 )
+from cardgym.files import OutputError, check_output_file, check_output_folder
 from cardgym.progress import Progress
 from cardgym.registration import GAMES, find_game, short_name
 
@@ -91,23 +94,43 @@ def _configure_eval(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=positive_int, default=None, metavar="N",
                         help="seats at the table; default the number of agents when more "
                              "than two, else the game's smallest player count")
-    parser.add_argument("--games", type=positive_int, default=DEFAULT_EVAL_GAMES, metavar="G",
+    parser.add_argument("--games", type=game_count, default=DEFAULT_EVAL_GAMES, metavar="G",
                         help="games to play (agents rotate seats game by game)")
     parser.add_argument("--seed", type=non_negative_int, default=0,
                         help="seed of the run; each game is seeded from it and its number")
-    parser.add_argument("--workers", type=positive_int, default=DEFAULT_EVAL_WORKERS,
+    parser.add_argument("--workers", type=worker_count, default=DEFAULT_EVAL_WORKERS,
                         metavar="W", help="processes (the result does not depend on it)")
     add_progress_argument(parser)
     add_option_argument(parser)
     add_trust_argument(parser)
     parser.add_argument("--record", default=None, metavar="DIR",
-                        help="write a game record of every game into DIR (game-NNNNN.json); "
-                             "cardgym replay plays one back")
+                        help="write a game record of every game into DIR (game-NNNNN.json; "
+                             "a new or empty folder unless --overwrite); cardgym replay "
+                             "plays one back")
+    add_overwrite_argument(parser, "write --record into a folder that already holds files, "
+                                   "replacing records of the same names")
     parser.add_argument("--vector", action="store_true",
                         help="play every game at once on the game's batched engine "
                              "(cardgym.vector), in this process: agents that act from "
                              "observations only (random, heuristic, baseline, model:PATH); "
                              "other deals than the AEC env's for the same seed")
+
+
+def add_overwrite_argument(parser: argparse.ArgumentParser, text: str) -> None:
+    parser.add_argument("--overwrite", action="store_true", help=text)
+
+
+def output_path(path: str, what: str, overwrite: bool, folder: bool = False) -> None:
+    """Refuse an output path before any work starts (a :class:`UsageError`): a link, a
+    device, a file where a folder is asked for or the other way round, an existing
+    file or a non-empty folder without ``--overwrite``, a name too long."""
+    try:
+        if folder:
+            check_output_folder(path, what, overwrite)
+        else:
+            check_output_file(path, what, overwrite)
+    except OutputError as error:
+        raise UsageError(str(error)) from None
 
 
 def _run_eval(args: argparse.Namespace, out: TextIO) -> int:
@@ -119,6 +142,8 @@ def _run_eval(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--agents: {agent_count_rule(count)}, not {len(args.agents)}")
     args.agents = trusted_specs(args.agents, getattr(args, "trust_pickle", False))
     check_specs(args.agents, game, count, options)
+    if args.record is not None:
+        output_path(args.record, "--record", args.overwrite, folder=True)
     if args.vector:
         from agents.evaluate.batched import can_batch
 
@@ -158,6 +183,7 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", default=None, metavar="FILE",
                         help="write the game's record to FILE (JSON) once it is over; "
                              "cardgym replay FILE plays it back")
+    add_overwrite_argument(parser, "replace the --record file if it exists")
     parser.add_argument("--position", default=None, metavar="FILE",
                         help="start from the position in FILE (a position file, as "
                              "cardgym replay's 'position' command or env.position() writes); "
@@ -187,6 +213,8 @@ def _run_play(args: argparse.Namespace, out: TextIO) -> int:
                          f"{len(args.opponents)}")
     args.opponents = trusted_specs(args.opponents, getattr(args, "trust_pickle", False))
     check_specs(args.opponents, game, count, options)
+    if args.record is not None:
+        output_path(args.record, "--record", args.overwrite)
     seed = args.seed
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
@@ -254,6 +282,8 @@ def _configure_replay(parser: argparse.ArgumentParser) -> None:
                             "and stop")
     parser.add_argument("--size", type=picture_size, default=(1280, 800), metavar="WxH",
                         help="picture size for --frames and --gif (default 1280x800)")
+    add_overwrite_argument(parser, "replace the --position-out or --gif file, or write "
+                                   "--frames into a folder that already holds files")
 
 
 def _run_replay(args: argparse.Namespace, out: TextIO) -> int:
@@ -262,6 +292,12 @@ def _run_replay(args: argparse.Namespace, out: TextIO) -> int:
     from cardgym.records import replay
     from cardgym.replay import frame, position_document, run
 
+    if args.position_out is not None:
+        output_path(args.position_out, "--position-out", args.overwrite)
+    if args.gif is not None:
+        output_path(args.gif, "--gif", args.overwrite)
+    if args.frames is not None:
+        output_path(args.frames, "--frames", args.overwrite, folder=True)
     try:
         replayed = replay(args.record)
     except DocumentError as error:
@@ -312,16 +348,9 @@ def _replay_pictures(args: argparse.Namespace, replayed: Any, out: TextIO) -> in
 
     from cardgym.replay_pictures import write_frames, write_gif
 
-    if args.frames is not None:
-        target = Path(args.frames)
-        if target.exists() and not target.is_dir():
-            raise UsageError(f"--frames: {target} is a file; give a folder (made if missing)")
-    else:
-        target = Path(args.gif)
-        if target.is_dir():
-            raise UsageError(f"--gif: {target} is a folder; give a file name, e.g. game.gif")
-        if not target.parent.is_dir():
-            raise UsageError(f"--gif: the folder {target.parent} does not exist")
+    target = Path(args.frames if args.frames is not None else args.gif)
+    if args.gif is not None and not target.parent.is_dir():
+        raise UsageError(f"--gif: the folder {target.parent} does not exist")
     try:
         if args.frames is not None:
             written = write_frames(replayed, target, args.seat, args.size, args.step)
@@ -550,7 +579,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: the arguments after the program name; ``None`` for ``sys.argv[1:]``.
 
     Returns:
-        The exit status: 0 on success, 2 for bad arguments (the message is on stderr).
+        The exit status: 0 on success, 2 for bad arguments, 1 when a file cannot be
+        written (no room left, no permission); the message is on stderr, one line.
     """
     parser = build_parser()
     args: Any = None
@@ -562,6 +592,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.command_parser.error(str(error))
         except SystemExit as stop:
             return _exit_status(stop)
+    except OutputError as error:  # a file could not be written: no room, no permission
+        print(f"cardgym: error: {error}", file=sys.stderr)
+        return 1
     except SystemExit as stop:
         return _exit_status(stop)
     except KeyboardInterrupt:

@@ -19,6 +19,7 @@ from typing import TextIO
 import numpy as np
 
 from cardgym.arguments import (
+    game_count,
     game_name,
     non_negative_int,
     positive_int,
@@ -110,7 +111,7 @@ def format_tables(results: Sequence[TableResult]) -> str:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=positive_int, default=DEFAULT_GAMES, metavar="N",
+    parser.add_argument("--games", type=game_count, default=DEFAULT_GAMES, metavar="N",
                         help="games per table (game and player count)")
     parser.add_argument("--env", nargs="+", type=game_name, default=[], metavar="GAME",
                         help="only these games (id or short name); default every registered game")

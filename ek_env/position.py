@@ -20,6 +20,7 @@ from typing import Any, Final
 import numpy as np
 
 from cardgym import scenario
+from cardgym.errors import shorten
 from cardgym.record import log_to_json
 from ek_env.cards import CARD_BY_NAME, CARD_NAMES, NUM_KINDS
 from ek_env.record import EVENT_NAMES
@@ -152,7 +153,7 @@ def parse_card(value: object, kinds: int = NUM_KINDS) -> int:
         key = value.strip().lower().replace(" ", "_").replace("-", "_")
         if CARD_BY_NAME.get(key, kinds) < kinds:
             return CARD_BY_NAME[key]
-    raise ValueError(f"{value!r} is not a card of this game; cards: "
+    raise ValueError(f"{shorten(value)} is not a card of this game; cards: "
                      f"{', '.join(CARD_NAMES[:kinds])}")
 
 

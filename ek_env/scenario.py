@@ -100,7 +100,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from cardgym.errors import ScenarioError
+from cardgym.errors import ScenarioError, shorten
 from cardgym.scenario import is_list, read_int, read_seat, read_seats
 from ek_env.cards import (
     CARD_NAMES,
@@ -162,7 +162,7 @@ def read_scenario(config: Config, scenario: Mapping[str, Any],
         raise ScenarioError(f"the scenario is no position the rules allow: {error}") from None
     if state.phase != GAME_OVER and not legal_action_mask(state):
         raise ScenarioError(f"to_act: seat {state.to_act} has no legal move in phase "
-                            f"{PHASE_NAMES[state.phase]!r}")
+                            f"{shorten(PHASE_NAMES[state.phase])}")
     return state
 
 
@@ -170,7 +170,7 @@ def _check_keys(config: Config, scenario: object) -> None:
     keys = KEYS if config.streaking else BASE_KEYS
     if not isinstance(scenario, Mapping):
         raise ScenarioError(f"a scenario must be a mapping with keys {', '.join(keys)}, "
-                            f"got {scenario!r}")
+                            f"got {shorten(scenario)}")
     unknown = sorted(str(key) for key in set(scenario) - set(keys))
     if unknown:
         raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(keys)}"
@@ -235,7 +235,7 @@ def _read_seats(state: State, scenario: Mapping[str, Any], rng: np.random.Genera
     state.owed = read_int(scenario.get("owed_turns", 1), "owed_turns", 1, MAX_OWED)
     attacked = scenario.get("attacked", state.owed > 1)
     if not isinstance(attacked, bool):
-        raise ScenarioError(f"attacked must be True or False, got {attacked!r}")
+        raise ScenarioError(f"attacked must be True or False, got {shorten(attacked)}")
     state.attacked = attacked
     state.turns_played = read_int(scenario.get("turns_played", 0), "turns_played", 0,
                                     1 << 30)
@@ -330,11 +330,11 @@ def _check_eliminated(state: State) -> None:
     out = len(state.eliminated)
     if other[KITTEN]:
         raise ScenarioError(f"{'discard' if option != 'discard' else 'out_of_play'} holds an "
-                            f"exploding_kitten; with eliminated_cards={option!r} an exploded "
+                            f"exploding_kitten; with eliminated_cards={shorten(option)} an exploded "
                             f"seat's kitten goes to {option}")
     kittens = pile[KITTEN]
     if kittens < out or (not state.config.streaking and kittens != out):
         exactly = "at least " if state.config.streaking else ""
         raise ScenarioError(
             f"{option} holds {kittens} exploding_kitten for {out} eliminated seat(s); each "
-            f"exploded seat leaves {exactly}its kitten there (eliminated_cards={option!r})")
+            f"exploded seat leaves {exactly}its kitten there (eliminated_cards={shorten(option)})")

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final
 
-from cardgym.errors import ScenarioError
+from cardgym.errors import ScenarioError, shorten
 from cardgym.scenario import read_int, read_mapping, read_name, read_seat, read_seats
 from ek_env.cards import CARD_NAMES, KITTEN, NOPE, STREAKING, TARGETED, composition
 from ek_env.position import RESUME_NAMES, read_card, read_cards
@@ -242,10 +242,10 @@ def _check_in_flight(state: State) -> None:
         (bool(state.garbage_queue), "garbage", GARBAGE, True),
     ):
         if present and phase != own:
-            raise ScenarioError(f"{key}: only phase {PHASE_NAMES[own]!r} has it (phase is "
-                                f"{PHASE_NAMES[phase]!r})")
+            raise ScenarioError(f"{key}: only phase {shorten(PHASE_NAMES[own])} has it (phase is "
+                                f"{shorten(PHASE_NAMES[phase])})")
         if needed and not present and phase == own:
-            raise ScenarioError(f"{key}: phase {PHASE_NAMES[own]!r} needs it")
+            raise ScenarioError(f"{key}: phase {shorten(PHASE_NAMES[own])} needs it")
     resumes = state.resume != RESUME_PLAY or state.resume_seat != NOBODY
     if resumes and phase not in (INSERT, GAME_OVER):
         raise ScenarioError("resume must be null outside phase 'insert' (nothing waits for an "
@@ -277,7 +277,7 @@ def _check_phase(state: State) -> None:
     if not state.alive[to_act]:
         raise ScenarioError(f"to_act: seat {to_act} is eliminated")
     if phase in _HOLDER_PHASES and to_act != holder:
-        raise ScenarioError(f"to_act: in phase {PHASE_NAMES[phase]!r} the turn holder "
+        raise ScenarioError(f"to_act: in phase {shorten(PHASE_NAMES[phase])} the turn holder "
                             f"({holder}) decides, not seat {to_act}")
     _check_pending_phase(state)
     if phase == GIVE and (to_act == holder or state.blind[to_act] or not state.sizes[to_act]):
@@ -299,7 +299,7 @@ def _check_pending_phase(state: State) -> None:
     needs = phase in (CHOOSE_FIVE, NAME_CARD, NOPE_WINDOW, TARGET) or interrupted
     if needs != (kind != NO_PLAY):
         raise ScenarioError(
-            f"pending: phase {PHASE_NAMES[phase]!r} " + ("needs a pending play" if needs else
+            f"pending: phase {shorten(PHASE_NAMES[phase])} " + ("needs a pending play" if needs else
             "has no pending play (choose_five, name_card, nope_window, target have one, and "
             "insert after an interrupted Nope window)"))
     if kind == NO_PLAY:
@@ -327,4 +327,4 @@ def _check_pending_phase(state: State) -> None:
         wrong = ("target is a blind turn holder's turned-up Favor, Mark or Curse, with no "
                  "target yet and one to choose")
     if wrong:
-        raise ScenarioError(f"pending in phase {PHASE_NAMES[phase]!r}: {wrong}")
+        raise ScenarioError(f"pending in phase {shorten(PHASE_NAMES[phase])}: {wrong}")

@@ -8,7 +8,7 @@ observation shows of it.
 
 from __future__ import annotations
 
-from cardgym.errors import ScenarioError
+from cardgym.errors import ScenarioError, shorten
 from cardgym.record import NONE, log_from_json
 from cardgym.scenario import is_list, read_int, read_mapping
 from ek_env import record as rec
@@ -58,11 +58,11 @@ def _known_deck(state: State, value: object, where: str) -> list[int]:
     """Known depths as the state keeps them: the card at each depth, UNKNOWN between."""
     size = len(state.deck)
     if not is_list(value):
-        raise ScenarioError(f"{where} must be a list of [depth, card] pairs, got {value!r}")
+        raise ScenarioError(f"{where} must be a list of [depth, card] pairs, got {shorten(value)}")
     known: list[int] = []
     for i, pair in enumerate(value):
         if not is_list(pair) or len(pair) != 2:
-            raise ScenarioError(f"{where}[{i}] must be a [depth, card] pair, got {pair!r}")
+            raise ScenarioError(f"{where}[{i}] must be a [depth, card] pair, got {shorten(pair)}")
         if size == 0:
             raise ScenarioError(f"{where}[{i}]: the draw pile is empty; nothing can be known")
         depth = read_int(pair[0], f"{where}[{i}] depth", 0, size - 1)

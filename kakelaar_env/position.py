@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from cardgym import scenario
-from cardgym.errors import ScenarioError
+from cardgym.errors import ScenarioError, shorten
 from cardgym.record import NONE, log_to_json
 from kakelaar_env.cards import CHICKEN_TYPES, HEN, TYPE_NAMES, parse_card
 from kakelaar_env.events import EVENT_NAMES
@@ -105,7 +105,7 @@ def per_entry(value: object, where: str, count: int, read: Callable[[object, str
     """``count`` values, ``read(item, where[i])`` each; ``what`` says what an entry is
     (for the error)."""
     if not scenario.is_list(value) or len(value) != count:
-        raise ScenarioError(f"{where} must hold {count} entries ({what}), got {value!r}")
+        raise ScenarioError(f"{where} must hold {count} entries ({what}), got {shorten(value)}")
     return [read(item, f"{where}[{i}]") for i, item in enumerate(value)]
 
 

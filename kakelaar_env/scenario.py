@@ -96,7 +96,7 @@ from typing import Any
 
 import numpy as np
 
-from cardgym.errors import ScenarioError
+from cardgym.errors import ScenarioError, shorten
 from cardgym.record import Event, log_from_json
 from cardgym.scenario import read_int
 from kakelaar_env.cards import (
@@ -213,14 +213,14 @@ def check_scenario(config: Config, scenario: Mapping[str, Any]) -> Setup:
         ScenarioError: naming what is wrong and what is allowed.
     """
     if not isinstance(scenario, Mapping):
-        raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {scenario!r}")
+        raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {shorten(scenario)}")
     unknown = sorted(map(str, set(scenario) - set(KEYS)))
     if unknown:
         raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(KEYS)}")
     n = config.num_players
     for key in TWO_PLAYER_KEYS:
         if key in scenario and n != 2:
-            raise ScenarioError(f"{key!r} is for the two-player game only (the robot chicken)")
+            raise ScenarioError(f"{shorten(key)} is for the two-player game only (the robot chicken)")
     if "deck" in scenario and "deck_top" in scenario:
         raise ScenarioError("give either 'deck' (the whole draw pile) or 'deck_top', not both")
     round_ = read_int(scenario.get("round", 1), "round", 1, ROUNDS)
@@ -255,7 +255,7 @@ def _phase(scenario: Mapping[str, Any], round_: int) -> Phase | None:
         return None
     name = scenario["phase"]
     if not isinstance(name, str) or name not in PHASE_NAMES:
-        raise ScenarioError(f"phase must be one of {', '.join(PHASE_NAMES)}, got {name!r}")
+        raise ScenarioError(f"phase must be one of {', '.join(PHASE_NAMES)}, got {shorten(name)}")
     phase = Phase(PHASE_NAMES.index(name))
     if phase == GAME_OVER and round_ != ROUNDS:
         raise ScenarioError(f"phase 'game_over' comes after round {ROUNDS} only; round is "
@@ -299,7 +299,7 @@ def _circle(value: object) -> int:
     if (not isinstance(value, (list, tuple)) or len(value) != 3
             or [read_int(p, "circle", 0, 2) for p in value] not in ([0, 1, 2], [1, 0, 2])):
         raise ScenarioError("circle must be [0, 1, 2] or [1, 0, 2] (the round-1 holder, the "
-                            f"other seat, the robot), got {value!r}")
+                            f"other seat, the robot), got {shorten(value)}")
     return int(value[0])
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from operator import mul
 from typing import Any
 
-from cardgym.errors import ScenarioError
+from cardgym.errors import ScenarioError, shorten
 from kakelaar_env.cards import (
     CHICKEN_TYPES,
     HEN,
@@ -63,7 +63,7 @@ def row_of(scenario: Mapping[str, Any], n: int, phase: Phase) -> list[int] | Non
     size = row_size(n) if phase == BID else 0
     if len(row) != size:
         allowed = (f"the row of the bid stage holds {size} cards with {n} players" if size
-                   else f"the row is empty in stage {PHASE_NAMES[phase]!r} (its cards were "
+                   else f"the row is empty in stage {shorten(PHASE_NAMES[phase])} (its cards were "
                    "shared out when the bids were revealed)")
         raise ScenarioError(f"row holds {len(row)} cards; {allowed}")
     return row
@@ -83,7 +83,7 @@ def deck_top_of(scenario: Mapping[str, Any], n: int, round_: int, phase: Phase,
                 if phase == BID else f"after round {round_}'s row")
         raise ScenarioError(
             f"the draw pile {what} holds {needed} cards with {n} players "
-            f"({size} per round); {key!r} gives {len(deck_top)}"
+            f"({size} per round); {shorten(key)} gives {len(deck_top)}"
             + ("; use 'deck_top' for a partial pile" if key == "deck" else "")
         )
     return deck_top, needed

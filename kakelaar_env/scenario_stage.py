@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from cardgym.errors import ScenarioError
+from cardgym.errors import ScenarioError, shorten
 from cardgym.record import NONE, Event
 from cardgym.scenario import read_flag, read_int
 from kakelaar_env.cards import CHICKEN_TYPES, HEN, TYPE_NAMES
@@ -73,9 +73,9 @@ def set_stage(state: State, scenario: Mapping[str, Any], log: list[Event] | None
     state.hen_played = _hen_played(state, scenario)
     state.asked = asked = stage_seats(state)
     if phase != GAME_OVER and not asked:
-        raise ScenarioError(f"phase {PHASE_NAMES[phase]!r} needs {_NOBODY[phase]}; none does")
+        raise ScenarioError(f"phase {shorten(PHASE_NAMES[phase])} needs {_NOBODY[phase]}; none does")
     committed = _commits(state, scenario)
-    where = (f"the seats asked in stage {PHASE_NAMES[phase]!r} commit one at a time in the "
+    where = (f"the seats asked in stage {shorten(PHASE_NAMES[phase])} commit one at a time in the "
              f"order {asked} (the tractor holder first, then clockwise)")
     if committed != asked[:len(committed)]:
         raise ScenarioError(f"{where}, so the committed ones are the first of them; got "
@@ -123,7 +123,7 @@ def _hen_played(state: State, scenario: Mapping[str, Any]) -> list[bool]:
                        "per seat: whether it played a mother hen in this mother-hen step")
     if any(played) and state.phase not in _TAKE_STAGES:
         raise ScenarioError(
-            f"hen_played names seats in stage {PHASE_NAMES[state.phase]!r}; the mother hens "
+            f"hen_played names seats in stage {shorten(PHASE_NAMES[state.phase])}; the mother hens "
             "of a step are revealed after the hen stage and stay shown through the take "
             "stages only (all false otherwise)")
     if sum(played) > state.hens_out:
@@ -149,7 +149,7 @@ def _commits(state: State, scenario: Mapping[str, Any]) -> list[int]:
             if value in (NONE, []):
                 continue
             if phase not in stage:
-                raise ScenarioError(f"{key}[{seat}] is set in stage {PHASE_NAMES[phase]!r}; "
+                raise ScenarioError(f"{key}[{seat}] is set in stage {shorten(PHASE_NAMES[phase])}; "
                                     f"{key} are committed in stage(s) "
                                     f"{[PHASE_NAMES[s] for s in stage]} only (null otherwise)")
             if seat not in asked:
@@ -229,12 +229,12 @@ def _winners(state: State, scenario: Mapping[str, Any]) -> tuple[int, ...]:
         value = scenario["winners"]
         items = value if isinstance(value, (list, tuple)) else None
         if items is None:
-            raise ScenarioError(f"winners must be a list of seats, got {value!r}")
+            raise ScenarioError(f"winners must be a list of seats, got {shorten(value)}")
         given = sorted(read_int(seat, f"winners[{i}]", 0, n - 1) for i, seat in enumerate(items))
     if state.phase != GAME_OVER:
         if given:
             raise ScenarioError(f"winners are decided once the game is over; phase is "
-                                f"{PHASE_NAMES[state.phase]!r} (give [] or leave it out)")
+                                f"{shorten(PHASE_NAMES[state.phase])} (give [] or leave it out)")
         return ()
     winners = final_winners(state)
     if given is not None and given != list(winners):
@@ -257,7 +257,7 @@ def _to_act(state: State, scenario: Mapping[str, Any]) -> int:
     if given is not None and given != seat:
         raise ScenarioError(
             f"to_act is {given}, but the rules give seat {seat}: in stage "
-            f"{PHASE_NAMES[state.phase]!r} the seats {state.asked} commit in this order and "
+            f"{shorten(PHASE_NAMES[state.phase])} the seats {state.asked} commit in this order and "
             f"the first {state.cursor} have committed")
     return seat
 

@@ -122,7 +122,7 @@ def check_scenario(scenario: Mapping[str, Any], config: Config) -> Setup:
         ScenarioError: saying what was wrong and what is allowed.
     """
     if not isinstance(scenario, Mapping):
-        raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {scenario!r}")
+        raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {shorten(scenario)}")
     unknown = sorted(set(scenario) - set(KEYS), key=str)
     if unknown:
         raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(KEYS)}")
@@ -178,7 +178,7 @@ def _phase(scenario: Mapping[str, Any], to_act: int | None) -> int:
         return PLAY
     phase = scenario["phase"]
     if phase not in PHASE_NAMES:
-        raise ScenarioError(f"phase must be one of {', '.join(PHASE_NAMES)}, got {phase!r}")
+        raise ScenarioError(f"phase must be one of {', '.join(PHASE_NAMES)}, got {shorten(phase)}")
     if to_act is None:
         raise ScenarioError("'phase' needs 'to_act', the seat that decides in it")
     return PHASE_NAMES.index(phase)
@@ -209,7 +209,7 @@ def _hand_sizes(hands: list[list[int]] | None, in_round: list[bool], to_act: int
                    "is in the round")
             raise ScenarioError(
                 f"hands[{seat}] must hold {('no cards', 'exactly one card', 'two cards')[size]}: "
-                f"seat {seat} {why}; got {hands[seat]!r}")
+                f"seat {seat} {why}; got {shorten(hands[seat])}")
     return sizes
 
 
@@ -236,7 +236,7 @@ def _places(scenario: Mapping[str, Any], n: int, phase: int) -> dict[str, Any]:
     if (pending is not None) != (phase == MOUSE_TRAPPER):
         raise ScenarioError("'pending' (the card Mouse Trapper holds out) is needed in phase "
                             f"mouse_trapper and only there; phase {PHASE_NAMES[phase]}, "
-                            f"pending {scenario.get('pending')!r}")
+                            f"pending {shorten(scenario.get('pending'))}")
     return {"rows": rows, "aside": aside, "aside_taken": aside_taken, "face_up": face_up,
             "deck_top": deck_top, "whole_deck": whole_deck, "pending": pending}
 
@@ -254,7 +254,7 @@ def _tokens(tokens: Any, n: int, target: int, over: bool) -> list[int]:
     ):
         raise ScenarioError(
             f"tokens must list {n} counts, each 0..{top} (the match is won at {target}), "
-            f"at most {TOTAL_TOKENS} in all; got {tokens!r}"
+            f"at most {TOTAL_TOKENS} in all; got {shorten(tokens)}"
         )
     return [int(t) for t in tokens]
 

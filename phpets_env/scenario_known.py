@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from cardgym.errors import ScenarioError
+from cardgym.errors import ScenarioError, shorten
 from cardgym.scenario import is_list, read_card, read_cards
 from phpets_env.cards import CARD_NAMES, CARD_VALUES, parse_card
 from phpets_env.scenario_setup import Knowledge, Place, Setup
@@ -46,7 +46,7 @@ def cards(value: object, where: str) -> list[int]:
 
 def _index(value: object, where: str, top: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < top:
-        raise ScenarioError(f"{where} must be 0..{top - 1}, got {value!r}")
+        raise ScenarioError(f"{where} must be 0..{top - 1}, got {shorten(value)}")
     return int(value)
 
 
@@ -65,7 +65,7 @@ def read_known(raw: object, setup: Setup) -> list[Knowledge]:
         return [_read_seat({}, seat, setup) for seat in range(n)]
     if not is_list(raw) or len(raw) != n:
         raise ScenarioError(f"'known' must give a mapping of {', '.join(KINDS)} for each of "
-                            f"the {n} seats, got {raw!r}")
+                            f"the {n} seats, got {shorten(raw)}")
     return [_read_seat(entry, seat, setup) for seat, entry in enumerate(raw)]
 
 
@@ -75,7 +75,7 @@ def _read_seat(entry: object, seat: int, setup: Setup) -> Knowledge:
         entry = {}
     if not isinstance(entry, Mapping):
         raise ScenarioError(f"{where} must be a mapping with keys among {', '.join(KINDS)}, "
-                            f"got {entry!r}")
+                            f"got {shorten(entry)}")
     unknown = sorted(set(entry) - set(KINDS), key=str)
     if unknown:
         raise ScenarioError(f"{where}: unknown keys {unknown}; allowed: {', '.join(KINDS)}")
@@ -93,7 +93,7 @@ def _read_seat(entry: object, seat: int, setup: Setup) -> Knowledge:
     trapped = _trapped(entry.get("trapped"), f"{where}.trapped", deck, places)
     watches = entry.get("watches_deck", bool(deck) or (acting and setup.phase == MOUSE_TRAPPER))
     if not isinstance(watches, (bool, np.bool_)):
-        raise ScenarioError(f"{where}.watches_deck must be true or false, got {watches!r}")
+        raise ScenarioError(f"{where}.watches_deck must be true or false, got {shorten(watches)}")
     return Knowledge(tuple(hands), aside, pending, frozenset(deck), trapped, bool(watches))
 
 
@@ -103,17 +103,17 @@ def _known_hands(raw: object, where: str, setup: Setup) -> list[frozenset[int]]:
         return [frozenset()] * n
     if not is_list(raw) or len(raw) != n:
         raise ScenarioError(f"{where}.hands must give, for each of the {n} seats, [] or its "
-                            f"hand with None for each card not known; got {raw!r}")
+                            f"hand with None for each card not known; got {shorten(raw)}")
     known = []
     for other, hand in enumerate(raw):
         spot = f"{where}.hands[{other}]"
         if not is_list(hand):
             raise ScenarioError(f"{spot} must be a list (its hand, None where unknown), got "
-                                f"{hand!r}")
+                                f"{shorten(hand)}")
         hand = list(hand)
         if hand and len(hand) != setup.sizes[other]:
             raise ScenarioError(f"{spot} must be [] or list every card of seat {other}'s hand "
-                                f"({setup.sizes[other]}), None where unknown; got {hand!r}")
+                                f"({setup.sizes[other]}), None where unknown; got {shorten(hand)}")
         indices = {i for i, item in enumerate(hand) if item is not None}
         for i in indices:
             value = card(hand[i], f"{spot}[{i}]")
@@ -142,11 +142,11 @@ def _known_card(raw: object, where: str, actual: int | None, key: str) -> bool:
 def _known_deck(raw: object, where: str, setup: Setup) -> set[int]:
     top = setup.deck_top
     if not is_list(raw):
-        raise ScenarioError(f"{where} must be a list of [depth, card] pairs, got {raw!r}")
+        raise ScenarioError(f"{where} must be a list of [depth, card] pairs, got {shorten(raw)}")
     depths: set[int] = set()
     for i, pair in enumerate(raw):
         if not is_list(pair) or len(pair) != 2:
-            raise ScenarioError(f"{where}[{i}] must be a [depth, card] pair, got {pair!r}")
+            raise ScenarioError(f"{where}[{i}] must be a [depth, card] pair, got {shorten(pair)}")
         if not top:
             raise ScenarioError(f"{where}: the pile names no cards ('deck' or 'deck_top'), so "
                                 "no depth of it can be known")
@@ -165,7 +165,7 @@ def _trapped(raw: object, where: str, deck: set[int], places: set[Place]) -> fro
     if raw is None:
         return frozenset(("deck", depth) for depth in deck)
     if not is_list(raw):
-        raise ScenarioError(f"{where} must be a list of places, got {raw!r}")
+        raise ScenarioError(f"{where} must be a list of places, got {shorten(raw)}")
     trapped = set()
     for i, item in enumerate(raw):
         place = tuple(item) if is_list(item) else (item,)
@@ -173,7 +173,7 @@ def _trapped(raw: object, where: str, deck: set[int], places: set[Place]) -> fro
             raise ScenarioError(
                 f"{where}[{i}] must be a place the seat knows (['hands', seat, index], "
                 f"['deck', depth], ['aside'], ['pending']); known: {sorted(places, key=str)}; "
-                f"got {item!r}")
+                f"got {shorten(item)}")
         trapped.add(place)
     return frozenset(trapped)
 

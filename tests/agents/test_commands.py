@@ -57,7 +57,7 @@ def test_demo_trains_and_prints_the_evaluation_table(
     (["train", "power_hungry_pets", "--option", "robovac=fly"], "robovac='fly'"),
     (["train", "power_hungry_pets", "--gamma", "1.5"], "--gamma: must be a number in (0, 1]"),
     (["train", "power_hungry_pets", "--timesteps", "0"], "--timesteps: must be a positive"),
-    (["demo", "--games", "none"], "--games: must be a positive integer"),
+    (["demo", "--games", "none"], "--games: must be a number of games from 1 to 10000000"),
 ])
 def test_bad_train_and_demo_arguments_exit_2_with_a_message(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
