@@ -9,13 +9,12 @@ know of it, never copied from the true state (docs/rules/README.md; issue 16): w
 seat put a kitten back, which card it gave or was given, and which cards it saw are
 its secrets. What the sample credits each other seat with:
 
-- of the draw pile: as many depths as it really knows, taken as the top ones of the
-  sample's pile, with the sample's cards. See the Future, Alter the Future and Catomic
-  Bomb show the top cards, so this is what that seat knows in the common case; a kitten
-  it put back becomes knowledge of one more top card, wherever it really went (the
-  count does not depend on the depth chosen). One case is left: once a kitten is drawn
-  that may or may not be the one a seat put back, the count depends on which it was,
-  which no field of the state records publicly;
+- of the draw pile: the depths the public record shows it knows
+  (:mod:`ek_env.public_depths`), with the sample's cards there. How many cards a
+  seat saw, and every draw, shuffle and swap since, are public; where it put a kitten
+  back is not, so the sample draws that depth anew and follows it on: whether the
+  seat still knows it once a kitten is drawn that may be that one, or how many
+  depths it knows after seeing the top, never comes from the true state;
 - of a third seat's hand: what the resampling seat knows of it (its own lower bounds,
   true of the sample by construction), and nothing private to the two of them;
 - of the resampling seat's hand: its true lower bounds, which the resampling seat can
@@ -32,6 +31,7 @@ import numpy as np
 
 from cardgym.record import blank_unseen
 from ek_env.cards import DEFUSE, KITTEN, STREAKING
+from ek_env.public_depths import Depths, known_depths
 from ek_env.state import ALTER, NOBODY, UNKNOWN, State
 
 # Slot kinds: a card may go to a pile slot (draw pile, cards being reordered, cards
@@ -61,8 +61,6 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
             instead, since that would show ``seat`` the hidden cards.
     """
     other = state.clone()
-    # How many depths each seat knows: no secret choice changes the count.
-    depths = [len(known) - known.count(UNKNOWN) for known in other.known_deck]
     slots: list[tuple[int, int]] = []  # (slot kind, where)
     pool: list[int] = []
     _lift_pile(other, seat, slots, pool)
@@ -80,7 +78,7 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
             f"knows ({pool.count(KITTEN)} Exploding Kitten(s) for "
             f"{sum(kind == _PILE for kind, _ in slots)} unseen draw-pile place(s), "
             f"{pool.count(DEFUSE)} Defuse(s)); is this state one the rules can reach?")
-    _rebuild(other, seat, depths)
+    _rebuild(other, seat, known_depths(state, seat, rng))
     other.log = blank_unseen(other.log, seat)
     return other
 
@@ -274,10 +272,10 @@ def _hold_kitten(state: State, slots: list[tuple[int, int]], cards: list[int],
     return True
 
 
-def _rebuild(state: State, seat: int, depths: list[int]) -> None:
+def _rebuild(state: State, seat: int, depths: Depths) -> None:
     """Rebuild every other seat's knowledge from ``seat``'s (see the module
-    docstring) and make the derived fields true of the new deal. ``depths``: how many
-    draw-pile depths each seat knows."""
+    docstring) and make the derived fields true of the new deal. ``depths``: the
+    draw-pile depths each seat knows as the public record tells it."""
     n = state.num_players
     kinds = state.kinds
     width = n * kinds
@@ -304,7 +302,8 @@ def _rebuild(state: State, seat: int, depths: list[int]) -> None:
         block[mine_at : mine_at + kinds] = bytes(
             map(min, known[at : at + kinds], ceiling))
         rebuilt += block
-        state.known_deck[observer] = top_first[: depths[observer]]
+        state.known_deck[observer] = [top_first[depth] if known else UNKNOWN
+                                      for depth, known in enumerate(depths[observer])]
     state.known_hands = rebuilt
     if state.garbage_lost or state.garbage_in:
         state.garbage_lost = [

@@ -1,9 +1,10 @@
 """Power Hungry Pets states one seat cannot tell apart from the true one, for search.
 
 :func:`resample_hidden` deals every card whose place the seat does not know anew
-at random, keeps what the table has ruled out of each hand, and follows what other
-seats know through the public record: by means the table saw, it moves with the
-cards; through a Mouse Trapper depth the seat did not see, it is sampled.
+at random, keeps what the table has ruled out of each hand, and derives what the
+other seats know from the public record: each card another seat saw (a swap or a
+comparison it was party to, a Grave Digger look, its own Mouse Trapper depth, drawn
+at random) is followed through the public events to where it is now.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 from cardgym.record import Event, blank_unseen
 from phpets_env.cards import CARD_VALUES, NUM_VALUES, Card
 from phpets_env.events import (
+    ACTOR_LOST,
     DRAW,
     ELIMINATED,
     FROM_ASIDE,
@@ -21,6 +23,8 @@ from phpets_env.events import (
     NO_EFFECT,
     PLACE,
     SWAPPED,
+    TARGET_LOST,
+    TIE,
     TURN_DRAW,
     blank_secret,
 )
@@ -36,13 +40,14 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     information and ``rng`` alone: every card whose place ``seat`` does not know is
     dealt anew at random among those places.
 
-    What another seat knows by means the table saw (its hand, a swap, a comparison,
-    the set-aside card it looked at) moves with the places it is about. What it knows
-    through its own Mouse Trapper depth, which ``seat`` did not see, is sampled: a
-    depth is drawn for its latest placement and the card put there is followed
-    through the public record to where it is now (see :func:`_sample_trapped`).
-    Event secrets ``seat`` did not see are blanked in the sample's log. What the table
-    has ruled out of a hand (``state.ruled_out``) holds in the sample too.
+    What another seat knows is derived from what ``seat`` knows of it, never copied
+    from the true state (which cards another seat drew, kept or played is hidden, and
+    so is what it could see since): its hand; what it knows of ``seat``'s hand; each
+    card it saw this round, followed through the public record to where it is now
+    (:func:`_carry_knowledge`); and through its latest Mouse Trapper placement, a
+    depth drawn at random (:func:`_sample_trapped`). Event secrets ``seat`` did not
+    see are blanked in the sample's log. What the table has ruled out of a hand
+    (``state.ruled_out``) holds in the sample too.
     """
     clone = state.clone()
     clone.log = blank_unseen(state.log, seat, blank_secret)
@@ -62,10 +67,9 @@ def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
     for (container, i), card in zip(slots, new, strict=True):
         container[i] = card
     clone.aside, clone.pending = holders[0][0], holders[1][0]
-    relabel = dict(zip(old, new, strict=True))
     for other in range(state.num_players):
         if other != seat:
-            _carry_knowledge(state, clone, other, relabel, rng)
+            _carry_knowledge(state, clone, other, seat, rng)
     return clone
 
 
@@ -89,23 +93,79 @@ def _hidden_slots(
 
 
 def _carry_knowledge(
-    state: State, clone: State, other: int, relabel: dict[int, int], rng: np.random.Generator
+    state: State, clone: State, other: int, seat: int, rng: np.random.Generator
 ) -> None:
-    """What ``other`` knows in the sample: what it knew by means the table saw, moved
-    with the cards dealt anew, and the card its latest Mouse Trapper depth shows."""
-    mask = state.known[other] & ~state.trapped[other]
-    remapped = 0
-    while mask:
-        low = mask & -mask
-        card = low.bit_length() - 1
-        remapped |= 1 << relabel.get(card, card)
-        mask ^= low
-    clone.known[other] = remapped
+    """What ``other`` knows in the sample, from what ``seat`` knows of it: its own hand;
+    what it knows of ``seat``'s hand (by means ``seat`` was party to); each card it saw
+    this round (a swap or a comparison it was party to, a Grave Digger look, King Cat
+    changing hands), followed through the public record to where it is now; and the
+    card its latest Mouse Trapper depth shows (:func:`_sample_trapped`)."""
+    known = _bits(clone.hands[other])
+    known |= state.known[other] & ~state.trapped[other] & _bits(state.hands[seat])
+    log = clone.log
+    for index, start in _sightings(log, other):
+        place = _follow(log[index + 1:], start, rng)
+        card = NO_CARD if place is None or place[0] == seat else _card_at(clone, place)
+        if card != NO_CARD:
+            known |= 1 << card
+    clone.known[other] = known
     clone.trapped[other] = 0
     card = _sample_trapped(clone, other, rng)
     if card != NO_CARD:
         clone.known[other] |= 1 << card
         clone.trapped[other] = 1 << card
+
+
+def _bits(cards: list[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+#: Where a followed card starts or is: ``(holder, depth in the pile, whether it is the
+#: holder's newest card)``; the holder is a seat, :data:`_IN_PILE` or :data:`_ASIDE`.
+Place = tuple[int, int, bool]
+
+
+def _sightings(log: list[Event], other: int) -> list[tuple[int, Place]]:
+    """The events of this round at which ``other`` saw a card not in its hand, with
+    the place of that card right after the event (a hand card of a seat that holds
+    one): the partner's card after a swap or a comparison ``other`` was party to, the
+    set-aside card after its Grave Digger choice, King Cat after a Not A Pet swap."""
+    found: list[tuple[int, Place]] = []
+    for index in range(len(log) - 1, -1, -1):
+        event = log[index]
+        what = event.what
+        if what == NEW_ROUND:
+            break
+        if what == GRAVE_CHOICE and event.actor == other:
+            found.append((index, (_ASIDE, 0, False)))
+        elif what in _SWAPS and event.result == SWAPPED:
+            actor, target = event.actor, event.target
+            if other == actor:
+                found.append((index, (target, 0, False)))
+            elif other == target or what == _NOT_A_PET:
+                # Every seat saw King Cat go to the actor.
+                found.append((index, (actor, 0, False)))
+        elif what == _BUNNY and event.result in (TIE, ACTOR_LOST, TARGET_LOST):
+            if other in (event.actor, event.target):
+                partner = event.target if other == event.actor else event.actor
+                found.append((index, (partner, 0, False)))
+    return found
+
+
+def _card_at(sample: State, place: Place) -> int:
+    """The card at ``place`` in ``sample``, or ``NO_CARD``."""
+    holder, depth, drawn_last = place
+    if holder == _IN_PILE:
+        return sample.deck[len(sample.deck) - 1 - depth]
+    if holder == _ASIDE:
+        return sample.aside
+    hand = sample.hands[holder]
+    if not hand:
+        return NO_CARD
+    return hand[-1] if drawn_last else hand[0]
 
 
 def _slot_owners(state: State, seat: int, mine: int) -> list[int]:
@@ -162,7 +222,9 @@ _ASIDE = -2
 _JUGGLER = PLAYED + Card.JITTERY_JUGGLER
 _SNAKE = PLAYED + Card.SNAKE_SORCERER
 _TRAPPER = PLAYED + Card.MOUSE_TRAPPER
-_SWAPS = (PLAYED + Card.HERMIT_SWAP, PLAYED + Card.NOT_A_PET)
+_NOT_A_PET = PLAYED + Card.NOT_A_PET
+_SWAPS = (PLAYED + Card.HERMIT_SWAP, _NOT_A_PET)
+_BUNNY = PLAYED + Card.BATTLE_BUNNY
 
 
 def _sample_trapped(sample: State, other: int, rng: np.random.Generator) -> int:
@@ -184,18 +246,8 @@ def _sample_trapped(sample: State, other: int, rng: np.random.Generator) -> int:
     taken = sum(1 for e in later if _from_pile(e))
     positions = len(sample.deck) + (sample.pending != NO_CARD) + taken
     depth = int(rng.integers(positions))
-    place = _follow(later, depth, rng)
-    if place is None:
-        return NO_CARD
-    holder, depth, drawn_last = place
-    if holder == _IN_PILE:
-        return sample.deck[len(sample.deck) - 1 - depth]
-    if holder == _ASIDE:
-        return sample.aside
-    hand = sample.hands[holder]
-    if not hand:
-        return NO_CARD
-    return hand[-1] if drawn_last else hand[0]
+    place = _follow(later, (_IN_PILE, depth, False), rng)
+    return NO_CARD if place is None else _card_at(sample, place)
 
 
 def _latest_placement(log: list[Event], other: int) -> int:
@@ -210,14 +262,10 @@ def _latest_placement(log: list[Event], other: int) -> int:
     return NO_CARD
 
 
-def _follow(
-    later: list[Event], depth: int, rng: np.random.Generator
-) -> tuple[int, int, bool] | None:
-    """Where the card put back ``depth`` cards from the top is after ``later``:
-    ``(holder, depth in the pile, whether it is the holder's newest card)``, or
-    ``None`` once the knowledge of it has ended."""
-    holder = _IN_PILE
-    drawn_last = False  # whether the card is the holder's newest (its hand's last)
+def _follow(later: list[Event], start: Place, rng: np.random.Generator) -> Place | None:
+    """Where the card at ``start`` is after ``later`` (a :data:`Place`), or ``None``
+    once the knowledge of it has ended."""
+    holder, depth, drawn_last = start
     for event in later:
         what = event.what
         if what == _JUGGLER:

@@ -53,7 +53,8 @@ from tests.ek.helpers import (
 
 STREAKING: dict[str, Any] = {"expansions": ("streaking",)}
 #: The phases whose choice is secret from the seats not party to it (docs/rules/README.md, §4).
-SECRET_PHASES = {INSERT: "insert", GIVE: "give", GARBAGE: "garbage", ALTER: "alter"}
+SECRET_PHASES: dict[int, str] = {INSERT: "insert", GIVE: "give", GARBAGE: "garbage",
+                                 ALTER: "alter"}
 
 
 def same_state(a: State, b: State) -> bool:

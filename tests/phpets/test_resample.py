@@ -150,3 +150,42 @@ def test_the_sample_follows_the_placed_card_through_both_kinds_of_draw() -> None
             places.add(("deck", len(sample.deck) - 1 - sample.deck.index(card)))
     assert {("seat 1", 0), ("seat 2", 0), ("seat 2", 1)} <= places
     assert {depth for where, depth in places if where == "deck"} == set(range(len(state.deck)))
+
+
+def _swapped_after_depth(depth: int) -> raw_env:
+    """Seat 3 looks at a Jittery Juggler and puts it back 1 or 2 cards down. Seat 0
+    draws the Royal Robovac and plays its Shell Shield; seat 1 draws (the Jittery
+    Juggler at depth 1, the Snake Sorcerer at depth 2) and swaps hands with seat 2 by
+    Hermit Swap; seat 2 draws the other of the two and plays the Snake Sorcerer at
+    seat 1. After depth 1 seat 2 keeps the card seat 1 gave it; after depth 2 it
+    played that one."""
+    game = make_env(4, {"hands": [SHIELD, HERMIT, BOWL, TRAPPER],
+                        "deck_top": [DIGGER, JUGGLER, ROBOVAC, SNAKE, BUNNY, NOT_A_PET],
+                        "first_player": 3})
+    for name in ("play:mouse_trapper", f"mouse_trapper:depth={depth}", "play:shell_shield",
+                 "play:hermit_swap:+1", "play:snake_sorcerer:+3"):
+        step_name(game, name)
+    return game
+
+
+def test_another_seats_knowledge_comes_from_the_public_record_not_the_true_state() -> None:
+    # Found by the kit's check at the seats' next decisions (check_choices, later=True):
+    # what seat 1 knows of seat 2's hand depends on seat 3's secret depth, and seat 0
+    # saw neither the depth nor the cards drawn.
+    one, two = _swapped_after_depth(1), _swapped_after_depth(2)
+    assert one.game_state.hands == two.game_state.hands
+    assert one.game_state.known[1] != two.game_state.known[1]
+    assert _observation(one, 0) == _observation(two, 0)
+    assert _samples(one.game_state, 0, 20) == _samples(two.game_state, 0, 20)
+    # Seat 1 saw the card it gave seat 2: in a sample it knows it where the public
+    # record lets it still be there (seat 2 played one of its two cards since).
+    kept = 0
+    for sample in _samples(one.game_state, 0, 40):
+        card = sample.hands[2][0]
+        kept += bool(sample.known[1] >> card & 1)
+        assert not sample.known[1] & ~(1 << card) & ~_hand_bits(sample, 1)
+    assert 0 < kept < 40
+
+
+def _hand_bits(state: State, seat: int) -> int:
+    return sum(1 << card for card in state.hands[seat])
