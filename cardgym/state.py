@@ -1,7 +1,21 @@
 """A base for game states kept in ``__slots__``: equality, pickling and cloning by field.
 
-Each game's ``State`` lists its fields in ``__slots__`` and says in ``COPY`` how
-``clone()`` copies the mutable ones; this base compares and pickles the fields and
+A game declares its state once, one line per field (:func:`slot`)::
+
+    class State(SlotState):
+        config: Config = slot("config")
+        deck: list[int] = slot("cards", mutable=True, hidden=True, json="deck", init=[])
+        hands: list[list[int]] = slot("cards", per_seat=True, mutable=True, hidden=True,
+                                      json="hands", init=each_seat([]))
+
+and the base makes the rest from it: ``__slots__``, an ``__init__(config)`` that sets
+every field to its ``init``, how ``clone()`` copies each field (from ``mutable`` and
+``per_seat``), which fields are caches (``cache=...``), and :attr:`SlotState.SPEC`,
+the declarations by name, which the conformance kit reads (a resample may change only
+``hidden`` fields; a position writes a key for each field with a ``json`` name).
+
+A class may still spell ``__slots__``, ``COPY`` and ``TRANSIENT`` by hand (a game
+outside this repository, say): this base compares and pickles the fields and
 writes the ``clone`` method of each subclass once, as straight-line code (as fast as
 a hand-written one). Slots named in ``TRANSIENT`` (caches) are neither compared nor
 pickled, come back as ``None`` from a pickle, and start as ``None`` in a clone
@@ -17,7 +31,9 @@ object with its original (:func:`cardgym.testing.check_clones`).
 
 from __future__ import annotations
 
+import copy as _copy
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 _COPIES = {
@@ -55,15 +71,182 @@ def _make_clone(cls: type) -> Callable[[Any], Any]:
     return clone
 
 
-class SlotState:
+#: What a cache field's clone holds: nothing (``None``), the same object, or a copy of
+#: a list that may be ``None``.
+CACHE_KINDS = ("drop", "share", "optional")
+
+
+@dataclass(frozen=True)
+class Field:
+    """The declaration of one state field (see :func:`slot`)."""
+
+    name: str
+    kind: str
+    per_seat: bool = False
+    mutable: bool = False
+    hidden: bool = False
+    json: str | None = None
+    init: Any = None
+    cache: str | None = None
+    doc: str = ""
+
+    @property
+    def copy(self) -> str | None:
+        """How ``clone()`` copies it (a kind of ``COPY``), or ``None``: shared."""
+        if self.cache is not None:
+            return {"drop": None, "share": "share", "optional": "optional"}[self.cache]
+        if self.mutable and self.per_seat:
+            return "nested"
+        if self.mutable or self.per_seat:
+            return "copy"
+        return None
+
+    def initial(self, config: Any) -> Any:
+        """Its value in a new state of ``config``."""
+        if self.kind == "config":
+            return config
+        init = self.init
+        if callable(init):
+            return init(config)
+        return _copy.copy(init) if self.mutable or self.per_seat else init
+
+
+def slot(kind: str, *, per_seat: bool = False, mutable: bool = False, hidden: bool = False,
+         json: str | None = None, init: Any = None, cache: str | None = None,
+         doc: str = "") -> Any:
+    """Declare a state field, as the value of its annotated name in the class body.
+
+    Args:
+        kind: what it holds, in words the positions and tools share: ``"config"``
+            (the rules; set from ``__init__``'s argument), ``"int"``, ``"flag"``,
+            ``"seat"``, ``"card"``, ``"cards"``, ``"counts"``, ``"bits"``,
+            ``"log"``, ``"phase"`` and so on.
+        per_seat: one entry per seat (a list).
+        mutable: its value (each entry, with ``per_seat``) is changed in place, so a
+            clone copies it: ``[:]`` for a list or bytearray, each entry so for a list
+            per seat. Otherwise the value is shared with a clone and must be immutable.
+        hidden: some seat may not know it (a resample for search may change it);
+            every other field is known to every seat.
+        json: its key in a position (``None``: not written as it is).
+        init: its value in a new state: a constant (copied when mutable or per seat)
+            or a function of the config (:func:`each_seat` makes one).
+        cache: not game state but a cache: neither compared nor pickled; in a clone,
+            ``"drop"`` (``None``), ``"share"`` (the same object) or ``"optional"``
+            (a copy of a list that may be ``None``).
+        doc: what it means, where the name does not say.
+    """
+    if cache is not None and cache not in CACHE_KINDS:
+        raise TypeError(f"cache must be one of {', '.join(CACHE_KINDS)}, got {cache!r}")
+    return Field("", kind, per_seat, mutable, hidden, json, init, cache, doc)
+
+
+@dataclass(frozen=True)
+class _EachSeat:
+    """An ``init`` of one entry per seat (see :func:`each_seat`)."""
+
+    entry: Any
+
+    def __call__(self, config: Any) -> list[Any]:
+        entry = self.entry
+        if callable(entry):
+            return [entry(config) for _ in range(config.num_players)]
+        return [_copy.copy(entry) for _ in range(config.num_players)]
+
+
+def each_seat(entry: Any) -> Callable[[Any], list[Any]]:
+    """An ``init`` of one entry per seat: a copy of ``entry``, or ``entry(config)``."""
+    return _EachSeat(entry)
+
+
+_SEQUENCES = (list, bytearray)
+
+
+def _initial_code(declared: Field, name: str) -> str:
+    """The expression of :meth:`Field.initial` for the generated ``__init__``, with
+    the field's ``init`` bound to ``name``."""
+    init = declared.init
+    if declared.kind == "config":
+        return "config"
+    if isinstance(init, _EachSeat):
+        entry = init.entry
+        if callable(entry):
+            return f"[{name}.entry(config) for _ in range(config.num_players)]"
+        if isinstance(entry, _SEQUENCES):
+            return f"[{name}.entry[:] for _ in range(config.num_players)]"
+        if isinstance(entry, (int, float, str, bytes, tuple, type(None))):
+            return f"[{name}.entry] * config.num_players"
+        return f"{name}(config)"
+    if callable(init):
+        return f"{name}(config)"
+    if declared.mutable or declared.per_seat:
+        return f"{name}[:]" if isinstance(init, _SEQUENCES) else f"copy({name})"
+    return name
+
+
+def _make_initialise(cls: type) -> Callable[[Any, Any], None]:
+    """``cls._initialise(self, config)``: every declared field set to its initial
+    value (:meth:`Field.initial`), as straight-line code."""
+    spec: Mapping[str, Field] = cls.SPEC  # type: ignore[attr-defined]
+    namespace: dict[str, Any] = {"copy": _copy.copy}
+    lines = ["def _initialise(self, config):"]
+    for index, (key, declared) in enumerate(spec.items()):
+        name = f"init_{index}"
+        namespace[name] = declared.init
+        lines.append(f"    self.{key} = {_initial_code(declared, name)}")
+    if len(lines) == 1:
+        lines.append("    pass")
+    source = "\n".join(lines)
+    exec(source, namespace)  # noqa: S102 (code built from the class's own field names)
+    initialise: Callable[[Any, Any], None] = namespace["_initialise"]
+    initialise.__qualname__ = f"{cls.__qualname__}._initialise"
+    initialise.__doc__ = f"A new state of ``config``: each field its ``init``.\n\n{source}"
+    return initialise
+
+
+class _Declared(type):
+    """Turns the :func:`slot` declarations of a class body into ``__slots__``,
+    ``COPY``, ``TRANSIENT`` and ``SPEC``."""
+
+    def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any],
+                **kwargs: Any) -> _Declared:
+        declared = {key: value for key, value in namespace.items() if isinstance(value, Field)}
+        if declared:
+            if "__slots__" in namespace:
+                raise TypeError(f"{name} declares its fields with slot() and spells "
+                                "__slots__ too: declare them one way")
+            spec = {}
+            for key, value in declared.items():
+                del namespace[key]
+                spec[key] = Field(key, *(getattr(value, attr) for attr in (
+                    "kind", "per_seat", "mutable", "hidden", "json", "init", "cache", "doc")))
+            namespace["__slots__"] = tuple(spec)
+            namespace["SPEC"] = spec
+            namespace["COPY"] = {key: f.copy for key, f in spec.items() if f.copy is not None}
+            namespace["TRANSIENT"] = tuple(key for key, f in spec.items() if f.cache is not None)
+        return super().__new__(mcs, name, bases, namespace, **kwargs)
+
+
+class SlotState(metaclass=_Declared):
     """Equality, pickling and cloning over the fields in ``__slots__``."""
 
     __slots__ = ()
     TRANSIENT: ClassVar[tuple[str, ...]] = ()
     COPY: ClassVar[Mapping[str, str]] = {}
+    #: The declared fields by name (empty for a class that spells ``__slots__``).
+    SPEC: ClassVar[Mapping[str, Field]] = {}
+
+    def __init__(self, config: Any) -> None:
+        """A new state of ``config``: every declared field set to its ``init``, in
+        order (a class that spells ``__slots__`` writes its own ``__init__``)."""
+        self._initialise(config)  # type: ignore[attr-defined]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("SPEC"):
+            initialise = _make_initialise(cls)
+            cls._initialise = initialise  # type: ignore[attr-defined]
+            if "__init__" not in cls.__dict__:
+                cls.__init__ = initialise  # type: ignore[assignment,method-assign]
         if "__slots__" in cls.__dict__ and "clone" not in cls.__dict__:
             cls.clone = _make_clone(cls)  # type: ignore[method-assign,assignment]
 

@@ -9,17 +9,16 @@ placed (``known_deck``), and lower bounds on the cards in every other hand
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import ClassVar, Final
+from typing import Final
 
 import numpy as np
 
 from cardgym.config import check_choice, check_num_players
 from cardgym.errors import OptionError
 from cardgym.record import NONE, Event
-from cardgym.state import SlotState
+from cardgym.state import SlotState, each_seat, slot
 from ek_env.cards import (
     CATS,
     COMBO_KINDS,
@@ -222,6 +221,11 @@ def single_plays(config: Config) -> tuple[int, ...]:
     return SINGLE_PLAYS + STREAKING_PLAYS if config.streaking else SINGLE_PLAYS
 
 
+def _kind_counts(config: Config) -> list[int]:
+    """A count of zero for each card kind in play."""
+    return [0] * config.num_kinds
+
+
 class State(SlotState):
     """Everything about a game in progress, including what each seat knows.
 
@@ -259,70 +263,57 @@ class State(SlotState):
             for the seat when its hand gains a card that could be of that kind.
     """
 
-    __slots__ = (
-        "config", "num_players", "deck", "hands", "discard", "out_of_play", "box", "alive",
-        "turn_holder", "owed", "attacked", "phase", "to_act", "pending_kind", "pending_card",
-        "pending_target", "pending_named", "pending_five", "nopes", "window_last",
-        "held_kitten", "known_deck", "known_hands", "eliminated", "winner", "turns_played",
-        "kinds", "blind", "marked", "explode_queue", "resume", "resume_seat", "alter_left",
-        "alter_placed", "garbage_queue", "garbage_in", "garbage_from", "garbage_lost",
-        "marks_total", "sizes", "log", "ruled_out",
-    )
-    #: How ``clone()`` copies the mutable fields (cardgym.state); the rest are shared.
-    COPY: ClassVar[Mapping[str, str]] = {
-        "deck": "copy", "hands": "nested", "sizes": "copy", "discard": "copy",
-        "out_of_play": "copy", "box": "copy", "alive": "copy", "pending_five": "copy",
-        "known_deck": "nested", "known_hands": "copy", "eliminated": "copy", "blind": "copy",
-        "marked": "nested", "explode_queue": "copy", "alter_left": "copy",
-        "alter_placed": "copy", "garbage_queue": "copy", "garbage_in": "copy",
-        "garbage_from": "copy", "garbage_lost": "copy", "log": "copy", "ruled_out": "copy",
-    }
-
-    def __init__(self, config: Config) -> None:
-        n = config.num_players
-        k = config.num_kinds
-        self.config = config
-        self.num_players = n
-        self.kinds = k
-        self.deck: list[int] = []
-        self.hands: list[list[int]] = [[0] * k for _ in range(n)]
-        self.sizes: list[int] = [0] * n
-        self.discard: list[int] = [0] * k
-        self.out_of_play: list[int] = [0] * k
-        self.box: list[int] = [0] * k
-        self.alive: list[bool] = [True] * n
-        self.turn_holder: int = 0
-        self.owed: int = 1
-        self.attacked: bool = False
-        self.phase: int = PLAY
-        self.to_act: int = 0
-        self.pending_kind: int = NO_PLAY
-        self.pending_card: int = NO_CARD
-        self.pending_target: int = NOBODY
-        self.pending_named: int = NO_CARD
-        self.pending_five: list[int] = []
-        self.nopes: int = 0
-        self.window_last: int = NOBODY
-        self.held_kitten: int = 0
-        self.known_deck: list[list[int]] = [[] for _ in range(n)]
-        self.known_hands = bytearray(n * n * k)
-        self.eliminated: list[int] = []
-        self.winner: int = NOBODY
-        self.turns_played: int = 0
-        self.blind: list[bool] = [False] * n
-        self.marked: list[bytearray] = [bytearray(k) for _ in range(n)]
-        self.marks_total: int = 0
-        self.explode_queue: list[int] = []
-        self.resume: int = RESUME_PLAY
-        self.resume_seat: int = NOBODY
-        self.alter_left: list[int] = []
-        self.alter_placed: list[int] = []
-        self.garbage_queue: list[int] = []
-        self.garbage_in: list[int] = []
-        self.garbage_from: list[int] = []
-        self.garbage_lost: list[int] = []
-        self.log: list[Event] = []
-        self.ruled_out = bytearray(n * k)
+    config: Config = slot("config")
+    num_players: int = slot("int", init=lambda config: config.num_players)
+    deck: list[int] = slot("cards", mutable=True, hidden=True, json="deck", init=[])
+    hands: list[list[int]] = slot("counts", per_seat=True, mutable=True, hidden=True,
+                                  json="hands", init=each_seat(lambda config: [0] * config.num_kinds))
+    discard: list[int] = slot("counts", mutable=True, json="discard", init=_kind_counts)
+    out_of_play: list[int] = slot("counts", mutable=True, json="out_of_play", init=_kind_counts)
+    box: list[int] = slot("counts", mutable=True, hidden=True, init=_kind_counts,
+                          doc="cards of each kind left in the box at setup (with the fast "
+                              "option, some unseen)")
+    alive: list[bool] = slot("flag", per_seat=True, json="eliminated", init=each_seat(True))
+    turn_holder: int = slot("seat", json="turn_holder", init=0)
+    owed: int = slot("int", json="owed_turns", init=1)
+    attacked: bool = slot("flag", json="attacked", init=False)
+    phase: int = slot("phase", json="phase", init=PLAY)
+    to_act: int = slot("seat", json="to_act", init=0)
+    pending_kind: int = slot("play", json="pending", init=NO_PLAY)
+    pending_card: int = slot("card", json="pending", init=NO_CARD)
+    pending_target: int = slot("seat", json="pending", init=NOBODY)
+    pending_named: int = slot("card", json="pending", init=NO_CARD)
+    pending_five: list[int] = slot("cards", mutable=True, json="pending", init=[])
+    nopes: int = slot("int", json="pending", init=0)
+    window_last: int = slot("seat", json="pending", init=NOBODY)
+    held_kitten: int = slot("int", json="kittens_to_insert", init=0)
+    known_deck: list[list[int]] = slot("cards", per_seat=True, mutable=True, hidden=True,
+                                       json="known", init=each_seat([]))
+    known_hands: bytearray = slot(
+        "counts", mutable=True, hidden=True, json="known",
+        init=lambda config: bytearray(config.num_players ** 2 * config.num_kinds))
+    eliminated: list[int] = slot("seats", mutable=True, json="eliminated", init=[])
+    winner: int = slot("seat", json="winner", init=NOBODY)
+    turns_played: int = slot("int", json="turns_played", init=0)
+    kinds: int = slot("int", init=lambda config: config.num_kinds)
+    blind: list[bool] = slot("flag", per_seat=True, json="blind", init=each_seat(False))
+    marked: list[bytearray] = slot("counts", per_seat=True, mutable=True, json="marked",
+                                   init=each_seat(lambda config: bytearray(config.num_kinds)))
+    explode_queue: list[int] = slot("seats", mutable=True, json="explode_queue", init=[])
+    resume: int = slot("int", json="resume", init=RESUME_PLAY)
+    resume_seat: int = slot("seat", json="resume", init=NOBODY)
+    alter_left: list[int] = slot("cards", mutable=True, hidden=True, json="alter", init=[])
+    alter_placed: list[int] = slot("cards", mutable=True, hidden=True, json="alter", init=[])
+    garbage_queue: list[int] = slot("seats", mutable=True, json="garbage", init=[])
+    garbage_in: list[int] = slot("cards", mutable=True, hidden=True, json="garbage", init=[])
+    garbage_from: list[int] = slot("seats", mutable=True, json="garbage", init=[])
+    garbage_lost: list[int] = slot("seats", mutable=True, json="garbage", init=[])
+    marks_total: int = slot("int", init=0)
+    sizes: list[int] = slot("int", per_seat=True, init=each_seat(0))
+    log: list[Event] = slot("log", mutable=True, hidden=True, json="log", init=[])
+    ruled_out: bytearray = slot(
+        "flags", mutable=True, json="ruled_out",
+        init=lambda config: bytearray(config.num_players * config.num_kinds))
 
     def hand_size(self, seat: int) -> int:
         return self.sizes[seat]

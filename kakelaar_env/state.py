@@ -11,17 +11,17 @@ holds more than two; with two or fewer they take all without choosing).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import ClassVar, Final
+from typing import Final
 
 import numpy as np
 
 from cardgym.config import check_choice, check_num_players
 from cardgym.errors import OptionError
 from cardgym.record import NONE, Event
-from cardgym.state import SlotState
+from cardgym.state import SlotState, each_seat, slot
 from kakelaar_env.cards import (
     DEFAULT_WORM_COUNTS,
     MAX_PLAYERS,
@@ -136,62 +136,54 @@ class State(SlotState):
     so that the encoder need not read the log on every step.
     """
 
-    __slots__ = (
-        "config", "num_players", "round", "phase", "current", "asked", "cursor",
-        "deck", "removed", "unseen", "row", "hands", "discards", "circle", "tractor",
-        "robot_deck", "robot_discard", "robot_won", "hens_out",
-        "bids", "hen_choices", "hen_played", "picks", "last_bids", "winners", "version",
-        "log", "record_start", "round_digest", "memo",
-    )
-    #: How ``clone()`` copies the mutable fields (cardgym.state); the rest are shared.
-    COPY: ClassVar[Mapping[str, str]] = {
-        "asked": "copy", "deck": "copy", "removed": "copy", "unseen": "copy", "row": "copy",
-        "hands": "nested", "discards": "nested", "robot_deck": "copy", "robot_discard": "copy",
-        "robot_won": "copy", "bids": "copy", "hen_choices": "copy", "hen_played": "copy",
-        "picks": "nested", "last_bids": "copy", "log": "copy",
-    }
-    #: ``memo`` is a cache, not game state: neither compared nor pickled.
-    TRANSIENT = ("memo",)
-
-    def __init__(self, config: Config) -> None:
-        n = config.num_players
-        self.config = config
-        self.num_players = n
-        self.round = 1
-        self.phase: Phase = BID
-        self.current = 0
-        # Seats asked in the current stage, in commit order; ``asked[cursor]`` is to act.
-        self.asked: list[int] = []
-        self.cursor = 0
-        self.deck: list[int] = []
-        self.removed: list[int] = []
-        # Count of each type in the draw pile and the removed cards together (public).
-        self.unseen: list[int] = []
-        self.row: list[int] = []
-        # Count vectors as bytearrays (counts stay far below 256): cheap to copy and to
-        # lay out in an observation.
-        self.hands: list[bytearray] = []
-        self.discards: list[bytearray] = []
-        self.circle: tuple[int, ...] = tuple(range(n + (1 if config.robot else 0)))
-        self.tractor = 0
-        self.robot_deck: list[int] = []
-        self.robot_discard: list[int] = []
-        self.robot_won: list[int] = []
-        self.hens_out = 0
-        self.bids: list[int] = [NONE] * n
-        self.hen_choices: list[int] = [NONE] * n
-        self.hen_played: list[bool] = [False] * n
-        self.picks: list[list[int]] = [[] for _ in range(n)]
-        # Bid of each participant (the robot last) in the last resolved round; NONE: no bid.
-        self.last_bids: list[int] = [NONE] * len(self.circle)
-        self.winners: tuple[int, ...] = ()
-        self.version = 0
-        self.log: list[Event] = []
-        self.record_start = 0
-        self.round_digest = bytes((n + 1) * DIGEST_WIDTH)
-        # (version, data): a cache of public facts for the encoder, valid while the
-        # version is unchanged. Engine functions bump the version on every public change.
-        self.memo: tuple[int, object] | None = None
+    config: Config = slot("config")
+    num_players: int = slot("int", init=lambda config: config.num_players)
+    round: int = slot("int", json="round", init=1)
+    phase: Phase = slot("phase", json="phase", init=BID)
+    current: int = slot("seat", json="to_act", init=0)
+    asked: list[int] = slot("seats", mutable=True, init=[],
+                            doc="the seats asked in the current stage, in commit order")
+    cursor: int = slot("int", init=0, doc="the index in asked of the next to commit")
+    deck: list[int] = slot("cards", mutable=True, hidden=True, json="deck", init=[])
+    removed: list[int] = slot("cards", mutable=True, hidden=True, json="removed", init=[])
+    unseen: list[int] = slot("counts", mutable=True, init=[],
+                             doc="each type's count in the draw pile and the removed cards")
+    row: list[int] = slot("cards", mutable=True, json="row", init=[])
+    # Count vectors as bytearrays (counts stay far below 256): cheap to copy and to
+    # lay out in an observation.
+    hands: list[bytearray] = slot("counts", per_seat=True, mutable=True, json="hands", init=[])
+    discards: list[bytearray] = slot("counts", per_seat=True, mutable=True, json="discards",
+                                     init=[])
+    circle: tuple[int, ...] = slot(
+        "seats", json="circle",
+        init=lambda config: tuple(range(config.num_players + (1 if config.robot else 0))))
+    tractor: int = slot("int", json="tractor", init=0)
+    robot_deck: list[int] = slot("cards", mutable=True, hidden=True, json="robot_deck",
+                                 init=[])
+    robot_discard: list[int] = slot("cards", mutable=True, json="robot_discard", init=[])
+    robot_won: list[int] = slot("cards", mutable=True, json="robot_won", init=[])
+    hens_out: int = slot("int", json="hens_out", init=0)
+    bids: list[int] = slot("card", per_seat=True, hidden=True, json="bids",
+                           init=each_seat(NONE))
+    hen_choices: list[int] = slot("flag", per_seat=True, hidden=True, json="hen_choices",
+                                  init=each_seat(NONE))
+    hen_played: list[bool] = slot("flag", per_seat=True, json="hen_played",
+                                  init=each_seat(False))
+    picks: list[list[int]] = slot("cards", per_seat=True, mutable=True, hidden=True,
+                                  json="picks", init=each_seat([]))
+    # Bid of each participant (the robot last) in the last resolved round; NONE: no bid.
+    last_bids: list[int] = slot(
+        "card", per_seat=True, json="last_bids",
+        init=lambda config: [NONE] * (config.num_players + (1 if config.robot else 0)))
+    winners: tuple[int, ...] = slot("seats", json="winners", init=())
+    version: int = slot("int", init=0)
+    log: list[Event] = slot("log", mutable=True, hidden=True, json="log", init=[])
+    record_start: int = slot("int", init=0)
+    round_digest: bytes = slot(
+        "bytes", init=lambda config: bytes((config.num_players + 1) * DIGEST_WIDTH))
+    # (version, data): a cache of public facts for the encoder, valid while the
+    # version is unchanged. Engine functions bump the version on every public change.
+    memo: tuple[int, object] | None = slot("cache", cache="drop")
 
     @property
     def to_act(self) -> int:

@@ -8,14 +8,13 @@ stays known; a shuffle or a secret placement makes it stale.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import ClassVar, Final
+from typing import Final
 
 from cardgym.config import check_choice, check_num_players
 from cardgym.record import NONE, Event
-from cardgym.state import SlotState
+from cardgym.state import SlotState, each_seat, slot
 from phpets_env.cards import MAX_PLAYERS, MIN_PLAYERS, TOTAL_TOKENS, tokens_to_win
 from phpets_env.events import PublicPart
 
@@ -96,51 +95,40 @@ class State(SlotState):
     decides now (the last to decide once the match is over), ``phase`` what it decides.
     """
 
-    __slots__ = (
-        "config", "num_players", "deck", "aside", "face_up", "hands", "rows",
-        "in_round", "protected", "tokens", "token_supply", "to_act", "phase",
-        "pending", "known", "trapped", "ruled_out", "log", "deck_watchers", "round_start",
-        "round_number", "round_winners", "match_winners", "public_log", "public_seen",
-    )
-    #: How ``clone()`` copies the mutable fields (cardgym.state); the rest are shared.
-    COPY: ClassVar[Mapping[str, str]] = {
-        "deck": "copy", "face_up": "copy", "hands": "nested", "rows": "nested",
-        "in_round": "copy", "protected": "copy", "tokens": "copy", "known": "copy",
-        "trapped": "copy", "ruled_out": "copy", "log": "copy", "public_log": "optional",
-        "public_seen": "share",
-    }
+    config: Config = slot("config")
+    num_players: int = slot("int", init=lambda config: config.num_players)
+    deck: list[int] = slot("cards", mutable=True, hidden=True, json="deck", init=[])
+    aside: int = slot("card", hidden=True, json="set_aside", init=NO_CARD)
+    face_up: list[int] = slot("cards", mutable=True, json="face_up", init=[])
+    hands: list[list[int]] = slot("cards", per_seat=True, mutable=True, hidden=True,
+                                  json="hands", init=each_seat([]))
+    rows: list[list[int]] = slot("cards", per_seat=True, mutable=True, json="rows",
+                                 init=each_seat([]))
+    in_round: list[bool] = slot("flag", per_seat=True, json="eliminated",
+                                init=each_seat(True))
+    protected: list[bool] = slot("flag", per_seat=True, json="protected",
+                                 init=each_seat(False))
+    tokens: list[int] = slot("int", per_seat=True, json="tokens", init=each_seat(0))
+    token_supply: int = slot("int", init=TOTAL_TOKENS)
+    to_act: int = slot("seat", json="to_act", init=0)
+    phase: int = slot("phase", json="phase", init=PLAY)
+    pending: int = slot("card", hidden=True, json="pending", init=NO_CARD)
+    known: list[int] = slot("bits", per_seat=True, hidden=True, json="known",
+                            init=each_seat(0))
+    trapped: list[int] = slot("bits", per_seat=True, hidden=True, json="known",
+                              init=each_seat(0))
+    ruled_out: list[int] = slot("bits", per_seat=True, json="ruled_out", init=each_seat(0))
+    log: list[Event] = slot("log", mutable=True, hidden=True, json="log", init=[])
+    deck_watchers: int = slot("bits", init=0, doc="seats that may know a position in the "
+                              "pile (Mouse Trapper) since the last shuffle")
+    round_start: int = slot("seat", json="first_player", init=0)
+    round_number: int = slot("int", json="round", init=0)
+    round_winners: tuple[int, ...] = slot("seats", json="round_winners", init=())
+    match_winners: tuple[int, ...] = slot("seats", json="match_winners", init=())
     #: The public parts of ``log``'s events but the turn-start draws, and how many
     #: events of ``log`` they cover, filled in lazily by the view (a cache).
-    TRANSIENT: ClassVar[tuple[str, ...]] = ("public_log", "public_seen")
-
-    def __init__(self, config: Config) -> None:
-        n = config.num_players
-        self.config = config
-        self.num_players = n
-        self.deck: list[int] = []
-        self.aside: int = NO_CARD
-        self.face_up: list[int] = []
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.rows: list[list[int]] = [[] for _ in range(n)]
-        self.in_round: list[bool] = [True] * n
-        self.protected: list[bool] = [False] * n
-        self.tokens: list[int] = [0] * n
-        self.token_supply: int = TOTAL_TOKENS
-        self.to_act: int = 0
-        self.phase: int = PLAY
-        self.pending: int = NO_CARD
-        self.known: list[int] = [0] * n
-        self.trapped: list[int] = [0] * n
-        self.ruled_out: list[int] = [0] * n
-        self.log: list[Event] = []
-        self.public_log: list[PublicPart] | None = None
-        self.public_seen: int | None = None
-        # Seats that may know a position in the pile (Mouse Trapper) since the last shuffle.
-        self.deck_watchers: int = 0
-        self.round_start: int = 0
-        self.round_number: int = 0
-        self.round_winners: tuple[int, ...] = ()
-        self.match_winners: tuple[int, ...] = ()
+    public_log: list[PublicPart] | None = slot("log", cache="optional")
+    public_seen: int | None = slot("int", cache="share")
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from cardgym.testing.batched import RowGenerator, batched_kit, check_batched
 from cardgym.testing.checks import (
     check_api,
     check_clones,
+    check_declared_state,
     check_masks,
     check_pickle,
     check_render,
@@ -66,6 +67,7 @@ __all__ = [
     "check_api",
     "check_choices",
     "check_clones",
+    "check_declared_state",
     "check_decision",
     "check_masks",
     "check_no_leaks",

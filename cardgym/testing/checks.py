@@ -239,3 +239,50 @@ def fuzz(kit: GameKit, num_players: int, games: int, options: dict[str, Any] | N
         kit.invariants(env.game_state)
         assert not env.agents, "agents left after the game ended"
     return {"games": games, "steps": total_steps, "mean_steps": total_steps / max(games, 1)}
+
+
+def check_declared_state(kit: GameKit, num_players: int, games: int = 3,
+                         options: dict[str, Any] | None = None, seed: int = 0,
+                         stride: int = 2) -> int:
+    """A state declared field by field (:func:`cardgym.state.slot`) keeps what it
+    declares, at every ``stride``-th step of random games:
+
+    - a resample for search (each seat's) changes only fields declared ``hidden``;
+    - every key a position writes is the ``json`` name of a declared field.
+
+    Returns the resamples compared; ``AssertionError`` naming the field otherwise.
+    """
+    assert kit.game is not None, "check_declared_state needs a kit built from a game"
+    game = kit.game
+    env = kit.make_env(num_players=num_players, **(options or {}))
+    env.reset(seed=seed)
+    spec = getattr(type(env.game_state), "SPEC", {})
+    assert spec, f"{kit.name}: the state declares no fields (cardgym.state.slot)"
+    public = [name for name, field in spec.items() if not field.hidden and field.cache is None]
+    keys = {field.json for field in spec.values() if field.json is not None}
+    rng = np.random.default_rng(seed)
+    compared = 0
+    step = 0
+
+    def check(env: CardGameEnv[Any]) -> None:
+        nonlocal compared, step
+        step += 1
+        if step % stride:
+            return
+        state: Any = env.game_state
+        undeclared = sorted(set(game.position(state)) - keys)
+        assert not undeclared, (
+            f"{kit.name}: the position writes {undeclared}, which no declared field names "
+            "as its json key")
+        for seat in range(num_players):
+            sample = game.resample_hidden(state, seat, np.random.default_rng(step))
+            changed = [name for name in public if getattr(sample, name) != getattr(state, name)]
+            assert not changed, (
+                f"{kit.name}: a resample for seat {seat} changed {changed}, which the state "
+                "declares public (every seat knows them): declare them hidden, or keep them")
+            compared += 1
+
+    for game_index in range(games):
+        play_episode(env, rng, seed=seed + game_index, each_step=check,
+                     max_steps=kit.max_steps)
+    return compared

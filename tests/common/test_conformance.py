@@ -61,6 +61,13 @@ def test_clones_are_equal_and_share_nothing_mutable(kit: GameKit, num_players: i
     assert testing.check_clones(kit, num_players, games=2) > 0
 
 
+@pytest.mark.parametrize(("kit", "num_players", "options"), OPTION_CONFIGS, ids=OPTION_IDS)
+def test_resamples_change_only_hidden_fields_and_positions_write_declared_keys(
+    kit: GameKit, num_players: int, options: dict
+) -> None:
+    assert testing.check_declared_state(kit, num_players, games=2, options=options) > 0
+
+
 @pytest.mark.parametrize(("kit", "num_players"), CONFIGS, ids=IDS)
 def test_positions_read_back_to_the_same_state_and_play(kit: GameKit, num_players: int) -> None:
     assert testing.check_positions(kit, num_players, games=2) > 0

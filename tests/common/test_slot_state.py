@@ -1,10 +1,17 @@
-"""The shared state base: equality and pickling by field, caches left out."""
+"""The shared state base: equality and pickling by field, caches left out; fields
+declared once (slot) make the slots, the copies and a new state."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 
-from cardgym.state import SlotState
+import pytest
+
+from cardgym import testing
+from cardgym.state import SlotState, each_seat, slot
+from phpets_env.state import State as PetsState
+from tests.common.kits import PHPETS
 
 
 class Example(SlotState):
@@ -32,3 +39,61 @@ def test_states_of_other_types_are_not_equal() -> None:
         __slots__ = ()
 
     assert Example([1], 0) != Other([1], 0)
+
+
+# ------------------------------------------------------- declared fields (slot)
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    num_players: int = 3
+
+
+class Declared(SlotState):
+    config: Rules = slot("config")
+    round: int = slot("int", json="round", init=1)
+    deck: list[int] = slot("cards", mutable=True, hidden=True, json="deck", init=[])
+    hands: list[list[int]] = slot("cards", per_seat=True, mutable=True, hidden=True,
+                                  init=each_seat([]))
+    scores: list[int] = slot("int", per_seat=True, init=each_seat(lambda config: 0))
+    memo: object = slot("cache", cache="drop")
+
+
+def test_declarations_make_the_slots_the_copies_and_a_new_state() -> None:
+    assert Declared.__slots__ == ("config", "round", "deck", "hands", "scores", "memo")
+    assert dict(Declared.COPY) == {"deck": "copy", "hands": "nested", "scores": "copy"}
+    assert Declared.TRANSIENT == ("memo",)
+    assert Declared.fields() == ("config", "round", "deck", "hands", "scores")
+    state = Declared(Rules())
+    assert (state.round, state.deck, state.hands, state.scores) == (1, [], [[], [], []], [0, 0, 0])
+    assert state.hands[0] is not state.hands[1]
+    other = Declared(Rules())
+    assert other.deck is not state.deck  # a mutable init is copied for each state
+
+
+def test_a_clone_of_a_declared_state_copies_what_is_mutable() -> None:
+    state = Declared(Rules())
+    state.hands[1].append(7)
+    state.memo = "cached"
+    twin = state.clone()
+    assert twin == state and twin.memo is None
+    twin.hands[1].append(8)
+    twin.scores[0] = 5
+    assert state.hands[1] == [7] and state.scores[0] == 0
+
+
+def test_fields_are_declared_one_way() -> None:
+    with pytest.raises(TypeError, match="declare them one way"):
+        class Both(SlotState):  # noqa: F841
+            __slots__ = ("round",)
+            turn: int = slot("int")
+    with pytest.raises(TypeError, match="cache must be one of"):
+        slot("cache", cache="keep")
+
+
+def test_a_field_declared_public_that_a_resample_changes_is_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = dict(PetsState.SPEC)
+    spec["deck"] = dataclasses.replace(spec["deck"], hidden=False)
+    monkeypatch.setattr(PetsState, "SPEC", spec)
+    with pytest.raises(AssertionError, match=r"changed \['deck'\]"):
+        testing.check_declared_state(PHPETS, 3, games=1)

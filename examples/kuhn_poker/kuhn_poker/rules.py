@@ -20,7 +20,7 @@ import numpy as np
 from cardgym.config import check_choice, check_num_players
 from cardgym.errors import ScenarioError
 from cardgym.record import NONE, TABLE, Event
-from cardgym.state import SlotState
+from cardgym.state import SlotState, slot
 
 CARD_NAMES: Final = ("jack", "queen", "king")
 NUM_CARDS: Final = len(CARD_NAMES)
@@ -63,29 +63,24 @@ def _deal_events(cards: list[int]) -> list[Event]:
 
 
 class State(SlotState):
-    """A hand of Kuhn poker: the cards, the betting so far and the public record."""
+    """A hand of Kuhn poker: the cards, the betting so far and the public record.
 
-    __slots__ = ("config", "num_players", "cards", "moves", "to_act", "over", "log")
+    Each field is declared once (:func:`cardgym.state.slot`): ``__slots__``,
+    ``clone()`` and the conformance kit's checks follow from the declarations."""
+
+    config: Config = slot("config")
+    num_players: int = slot("int", init=2)
+    cards: list[int] = slot("cards", mutable=True, hidden=True, json="cards",
+                            doc="cards[s]: seat s's card; cards[2]: the card out of play")
+    moves: list[int] = slot("moves", mutable=True, json="moves", init=[])
+    to_act: int = slot("seat", init=0)
+    over: bool = slot("flag", init=False)
+    log: list[Event] = slot("log", mutable=True, hidden=True, init=[])
 
     def __init__(self, config: Config, cards: list[int]) -> None:
-        self.config = config
-        self.num_players = 2
-        self.cards = cards  # cards[s]: seat s's card; cards[2]: the card out of play
-        self.moves: list[int] = []
-        self.to_act = 0
-        self.over = False
-        self.log: list[Event] = _deal_events(cards)
-
-    def clone(self) -> State:
-        other = State.__new__(State)
-        other.config = self.config
-        other.num_players = 2
-        other.cards = self.cards.copy()
-        other.moves = self.moves.copy()
-        other.to_act = self.to_act
-        other.over = self.over
-        other.log = self.log.copy()  # events are frozen: sharing them is safe
-        return other
+        super().__init__(config)
+        self.cards = cards
+        self.log = _deal_events(cards)
 
 
 def new_game(config: Config, rng: np.random.Generator,
