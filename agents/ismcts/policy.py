@@ -107,8 +107,17 @@ class IsmctsPolicy:
     def _heuristic(self) -> Any:
         game = self.engine.game
         if game.heuristic is None:
-            raise SettingsError(f"{game.title} has no heuristic policy for rollouts; "
-                                "use rollout=random")
+            settings = self.settings
+            asking = [f"{key}=heuristic" for key, value in (
+                ("prior", settings.prior), ("rollout", settings.rollout),
+                ("reading", settings.reading)) if value == "heuristic"]
+            instead = {"prior": "prior=none", "rollout": "rollout=random",
+                       "reading": "reading=none"}
+            change = [instead[setting.split("=")[0]] for setting in asking]
+            default = " (prior=heuristic is the default)" if settings.prior == "heuristic" else ""
+            raise SettingsError(f"{game.title} has no heuristic policy, which "
+                                f"{' and '.join(asking)} needs{default}; pass "
+                                f"{', '.join(change)}")
         return game.heuristic(self.num_players, self.options)
 
     # ------------------------------------------------------------ policy API

@@ -267,3 +267,23 @@ def test_reading_needs_a_game_that_lists_its_hidden_choices() -> None:
     with pytest.raises(SettingsError, match="Power Hungry Pets does not list the hidden "
                                             "choices .* games that do: karel_kakelaar"):
         IsmctsPolicy("power_hungry_pets", 2, settings=IsmctsSettings(reading="heuristic"))
+
+
+def test_a_game_without_a_heuristic_names_the_settings_to_change() -> None:
+    # The default prior needs the game's heuristic: the error says to pass prior=none,
+    # and names every setting that asked for it.
+    import dataclasses
+
+    from agents.ismcts import SettingsError
+    from cardgym.registration import find_game
+
+    game = dataclasses.replace(find_game("power_hungry_pets"), heuristic=None)
+    with pytest.raises(SettingsError, match=r"has no heuristic policy, which prior=heuristic "
+                                            r"needs \(prior=heuristic is the default\); pass "
+                                            r"prior=none$"):
+        IsmctsPolicy(game, 2, settings=IsmctsSettings())
+    with pytest.raises(SettingsError, match=r"prior=heuristic and rollout=heuristic needs.*"
+                                            r"pass prior=none, rollout=random$"):
+        IsmctsPolicy(game, 2, settings=IsmctsSettings(rollout="heuristic"))
+    search = IsmctsPolicy(game, 2, settings=IsmctsSettings(prior="none", iterations=5))
+    assert search.name.startswith("ismcts")
