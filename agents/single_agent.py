@@ -24,13 +24,8 @@ from agents.options import check_players
 from agents.policy import Policy, RandomPolicy, decide
 from agents.sb3 import ModelPolicy
 from agents.specs import make_policy
-from cardgym.aec import (
-    RENDER_FPS,
-    RENDER_MODES,
-    CardGameEnv,
-    check_env_arguments,
-    check_picture_support,
-)
+from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv
+from cardgym.env_checks import check_env_arguments, check_picture_support
 from cardgym.errors import IllegalMoveError
 from cardgym.registration import Game, find_game
 

@@ -29,7 +29,7 @@ Guarantees:
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
 import numpy as np
@@ -39,18 +39,18 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from cardgym.actions import ActionTable
-from cardgym.errors import (
-    GameOverError,
-    IllegalMoveError,
-    OptionError,
-    OrderError,
-    ScenarioError,
-    ViewerError,
+from cardgym.env_checks import (
+    _summarise,
+    check_env_arguments,
+    check_picture_support,
+    scenario_of,
+    start_game,
 )
+from cardgym.errors import GameOverError, IllegalMoveError, OrderError
 from cardgym.game import Game, Layout
 from cardgym.observation import ObservationSpec
-from cardgym.record import TABLE, Event, events_as_seen_by
-from cardgym.table import compose, table_of
+from cardgym.reading import FULL_VIEW_EVENTS, PICTURE_SIZE, TableReading, table_viewer
+from cardgym.record import Event
 
 StateT = TypeVar("StateT")
 
@@ -61,16 +61,16 @@ _BEFORE_RESET = frozenset(
 
 Observation = dict[str, NDArray[Any]]
 
+#: Names that moved to :mod:`cardgym.reading` and :mod:`cardgym.env_checks`, still
+#: importable from here.
+__all__ = ["FULL_VIEW_EVENTS", "PICTURE_SIZE", "RENDER_FPS", "RENDER_MODES", "CardGameEnv",
+           "Observation", "StepOutcome", "check_env_arguments", "check_picture_support",
+           "mask_to_array", "scenario_of", "start_game", "table_viewer"]
+
 #: The render modes of every cardgym env: text returned, text printed, a picture.
 RENDER_MODES: Final = ("ansi", "human", "rgb_array")
 #: Frames per second of a video of a game (Gymnasium's ``RecordVideo`` reads it).
 RENDER_FPS: Final = 2
-#: The size of a picture of the table, width x height.
-PICTURE_SIZE: Final = (1280, 800)
-
-#: Events the full view of ``render_text`` ends with.
-FULL_VIEW_EVENTS = 12
-
 #: Distinct masks whose int8 arrays an env keeps (cleared when full): at most
 #: 4,096 x (actions + 112) bytes, under 2 MiB for the largest action table.
 _MASK_CACHE_SIZE = 1 << 12
@@ -104,7 +104,7 @@ class StepOutcome:
         self.game_over = game_over
 
 
-class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
+class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-arg]
     """Shared AEC machinery over a card-game engine.
 
     A subclass sets the class attributes ``game`` (the game's
@@ -486,251 +486,10 @@ class CardGameEnv(AECEnv, Generic[StateT]):  # type: ignore[type-arg]
             return None
         return text
 
-    def render_image(self, seat: int | str | None = None,
-                     size: tuple[int, int] = PICTURE_SIZE) -> NDArray[np.uint8]:
-        """A picture of the table, drawn from the table view (:mod:`cardgym.picture`):
-        ``seat`` (int) for one seat's view, ``"full"`` for everything, ``None`` for the
-        view of the agent to act; an ``(height, width, 3)`` ``uint8`` array of ``size``
-        (width, height).
-
-        Raises:
-            ViewerError: ``seat`` is none of these.
-        """
-        self._require_reset("render_image()")
-        from cardgym.picture import table_image  # Pillow only once a picture is asked for
-
-        viewer = self._render_viewer(seat)
-        return table_image(self._table_view(viewer), table_of(self.game), size)
-
-    def _render_viewer(self, seat: int | str | None) -> int | str:
-        if seat is None:
-            return self.agent_name_mapping[self.agent_selection]
-        if seat == "full":
-            return seat
-        viewer = table_viewer(seat, self.possible_agents)
-        assert viewer is not None
-        return viewer
-
-    def render_text(self, seat: int | str | None = None) -> str:
-        """Text of the table: ``seat`` (int) for one seat's view, ``"full"`` for everything,
-        ``None`` for the view of the agent to act.
-
-        A seat's view ends with what happened since that seat's last move, as it saw
-        it; the full view ends with the last :data:`FULL_VIEW_EVENTS` events, secrets
-        included.
-        """
-        self._require_reset("render_text()")
-        if seat == "full":
-            text = self._game_render(None)
-            lines = self.narrate("full", max(self.event_count - FULL_VIEW_EVENTS, 0))
-            heading = "Last events:"
-        else:
-            if seat is None:
-                seat = self.agent_name_mapping[self.agent_selection]
-            seat = self._check_seat(seat)
-            text = self._game_render(seat)
-            lines = self.narrate(seat, self.since_last_move(seat))
-            heading = "Since your last move:"
-        if not lines:
-            return text
-        return "\n".join([text, heading, *(f"  {line}" for line in lines)])
-
     def close(self) -> None:
         """Nothing to release; present so that ``render`` has its pair."""
 
-    # ----------------------------------------------------------- the table view
-
-    def table_view(self, agent: str | int | None) -> dict[str, Any]:
-        """The table as ``agent`` knows it, in JSON types (:mod:`cardgym.table`).
-
-        Args:
-            agent: an agent name (``"player_0"``) or seat number for that seat's view;
-                ``None`` for the spectator's (public information only); ``"full"``
-                for everything, hidden cards included (finished games, replays).
-
-        Raises:
-            ViewerError: ``agent`` is none of these, or a seat that has left a game
-                that goes on (ask for the spectator's view); nothing changes.
-            OrderError: before ``reset()``.
-        """
-        self._require_reset("table_view()")
-        viewer = table_viewer(agent, self.possible_agents)
-        if isinstance(viewer, int) and self.possible_agents[viewer] not in self.agents \
-                and not self._table_over():
-            raise ViewerError(f"{self.possible_agents[viewer]} has left the game, which goes "
-                              "on without it: ask for the spectator's view (None) or the full "
-                              "view ('full')")
-        return self._table_view(viewer)
-
-    def _table_over(self) -> bool:
-        return (not self.agents or bool(self._is_over_of(self.game_state))
-                or all(self.terminations[a] or self.truncations[a] for a in self.agents))
-
-    def _table_view(self, viewer: int | str | None) -> dict[str, Any]:
-        over = self._table_over()
-        to_act = None if over else self._game_to_act()
-        legal: list[int] = []
-        if not over and (viewer == "full" or viewer == to_act):
-            mask = self._game_legal_mask()
-            legal = [i for i in range(self._num_actions) if mask >> i & 1]
-        return compose(self.game, self.game_state, viewer, num_players=self.num_players,
-                       action_table=self.action_table, to_act=to_act, legal=legal)
-
-    # --------------------------------------------------------- the record
-
-    @property
-    def event_count(self) -> int:
-        """Events in the game's record so far (an index for :meth:`narrate`)."""
-        self._require_reset("event_count")
-        return len(self._game_log())
-
-    def events(self, seat: int, start: int = 0) -> list[Event]:
-        """The record from index ``start`` on, as ``seat`` saw it: secrets it did not
-        see are blanked (:meth:`cardgym.record.Event.as_seen_by`)."""
-        self._require_reset("events()")
-        return events_as_seen_by(self._game_log(), seat, start)
-
-    def narrate(self, seat: int | str, start: int = 0) -> list[str]:
-        """The record from index ``start`` on, one line per event, as ``seat`` saw it
-        (``"full"``: everything, secrets included)."""
-        self._require_reset("narrate()")
-        log = self._game_log()[start:]
-        if seat == "full":
-            return [self._game_describe(event, TABLE) for event in log]
-        seat = self._check_seat(seat)
-        return [self._game_describe(event.as_seen_by(seat), seat) for event in log]
-
-    def since_last_move(self, seat: int) -> int:
-        """Index of the first event after ``seat``'s own last event (0 if it has none)."""
-        log = self._game_log()
-        for index in range(len(log) - 1, -1, -1):
-            if log[index].actor == seat:
-                return index + 1
-        return 0
-
-    def _check_seat(self, seat: object) -> int:
-        if (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
-                or not 0 <= seat < self.num_players):
-            raise ValueError(f"seat {seat!r} is not at this table; seats are "
-                             f"0..{self.num_players - 1}, or 'full' for the whole table")
-        return int(seat)
-
     # --------------------------------------------------------------- helpers
-
-    def action_name(self, action: int) -> str:
-        """Readable name of an action index."""
-        return self.action_table.name(action)
-
-    def action_index(self, name: str) -> int:
-        """Action index of a readable name."""
-        return self.action_table.index(name)
 
     def __str__(self) -> str:
         return str(self.metadata.get("name", type(self).__name__))
-
-
-#: The key PettingZoo's ``api_test`` and ``parallel_api_test`` probe ``reset`` with
-#: (``options={"options": 1}``): accepted silently, like every PettingZoo env does.
-_PROBE_KEY = "options"
-
-
-def check_env_arguments(render_modes: Sequence[str], num_players: int,
-                        render_mode: str | None, render_seat: int | str | None,
-                        illegal_action: str, to_act: str = "the agent to act") -> None:
-    """Raise :class:`OptionError` naming a bad env argument and what is allowed (the AEC
-    and the parallel base classes alike; ``to_act`` says whose view ``None`` shows)."""
-    if render_mode is not None and render_mode not in render_modes:
-        raise OptionError(f"render_mode={render_mode!r} is not supported; "
-                          f"allowed: None, {', '.join(map(repr, render_modes))}")
-    if illegal_action not in ("raise", "lose"):
-        raise OptionError(
-            f"illegal_action={illegal_action!r} is not allowed; allowed: 'raise', 'lose'"
-        )
-    if not (render_seat is None or render_seat == "full" or (
-        isinstance(render_seat, int) and not isinstance(render_seat, bool)
-        and 0 <= render_seat < num_players
-    )):
-        raise OptionError(f"render_seat={render_seat!r} is not allowed; allowed: None "
-                          f"({to_act}), 'full', or a seat 0..{num_players - 1}")
-
-
-def table_viewer(agent: object, agents: Sequence[str]) -> int | str | None:
-    """The viewer ``agent`` names: a seat, ``"full"`` or ``None`` (the spectator).
-
-    Raises:
-        ViewerError: naming what is allowed.
-    """
-    if agent is None or agent == "full":
-        return agent  # type: ignore[return-value]
-    if isinstance(agent, str) and agent in agents:
-        return agents.index(agent)
-    if isinstance(agent, (int, np.integer)) and not isinstance(agent, (bool, np.bool_)) \
-            and 0 <= agent < len(agents):
-        return int(agent)
-    raise ViewerError(f"no table view for {agent!r}: ask for an agent ({', '.join(agents)}) "
-                      f"or its seat 0..{len(agents) - 1}, None for the spectator, or 'full'")
-
-
-def check_picture_support(game: Game, render_mode: str | None) -> None:
-    """Raise :class:`OptionError` for ``render_mode="rgb_array"`` on a game without a
-    table view (the picture is drawn from it)."""
-    if render_mode == "rgb_array" and game.table is None:
-        raise OptionError(f"render_mode='rgb_array' draws the table view, and {game.title} "
-                          "has none (Game.table); allowed: None, 'ansi', 'human'")
-
-
-def start_game(game: Game, new: Callable[[], StateT], rng: np.random.Generator,
-               from_scenario: bool) -> StateT:
-    """``new()``, the new game state; from a scenario, one that is not over yet. A
-    scenario that fails leaves the generator as it was (and the env, which has not
-    changed yet)."""
-    if not from_scenario:
-        return new()
-    saved = rng.bit_generator.state
-    try:
-        state = new()
-        if game.is_over(state):
-            raise ScenarioError("the scenario is a finished game: nothing is left to play "
-                                "(set up a position before the end)")
-    except Exception:
-        rng.bit_generator.state = saved
-        raise
-    return state
-
-
-def scenario_of(options: object, env_name: str) -> dict[str, Any] | None:
-    """The scenario in ``reset``'s ``options``, checked before anything changes (the
-    AEC env's and a parallel env's ``reset`` alike).
-
-    ``None`` and ``{}`` mean no scenario. Keys other than ``"scenario"`` are ignored
-    with a one-line warning naming them and the fix, except PettingZoo's own probe.
-
-    Raises:
-        OptionError: ``options`` is neither ``None`` nor a dict.
-    """
-    if options is None:
-        return None
-    if not isinstance(options, dict):
-        raise OptionError(
-            f"reset(options=...) takes a dict or None, got {type(options).__name__} "
-            f"{options!r}; the only key is 'scenario': reset(options={{'scenario': {{...}}}})"
-        )
-    unknown = [key for key in options if key != "scenario"
-               and not (key == _PROBE_KEY and not isinstance(options[key], dict))]
-    if unknown:
-        game = env_name.rsplit("_v", 1)[0]
-        warnings.warn(
-            f"reset options {sorted(map(repr, unknown))} are not used by {env_name}: the only "
-            "key is 'scenario', a position to start from (reset(options={'scenario': {...}}); "
-            f"see cardgym docs {game})",
-            stacklevel=3,
-        )
-    return options.get("scenario")
-
-
-def _summarise(names: list[str], limit: int = 12) -> str:
-    if not names:
-        return "none (the game is over)"
-    if len(names) <= limit:
-        return ", ".join(names)
-    return ", ".join(names[:limit]) + f", ... ({len(names)} in all)"

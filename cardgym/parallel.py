@@ -35,18 +35,16 @@ from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
-from cardgym.aec import (
-    PICTURE_SIZE,
-    RENDER_FPS,
-    RENDER_MODES,
+from cardgym.aec import RENDER_FPS, RENDER_MODES
+from cardgym.env_checks import (
     check_env_arguments,
     check_picture_support,
     scenario_of,
     start_game,
-    table_viewer,
 )
 from cardgym.errors import IllegalMoveError, OrderError
 from cardgym.game import Game, Layout
+from cardgym.reading import PICTURE_SIZE, table_viewer
 from cardgym.record import TABLE, events_as_seen_by
 from cardgym.table import compose, table_of
 
