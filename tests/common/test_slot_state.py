@@ -8,10 +8,7 @@ import pickle
 
 import pytest
 
-from cardgym import testing
 from cardgym.state import SlotState, each_seat, slot
-from phpets_env.state import State as PetsState
-from tests.common.kits import PHPETS
 
 
 class Example(SlotState):
@@ -88,12 +85,3 @@ def test_fields_are_declared_one_way() -> None:
             turn: int = slot("int")
     with pytest.raises(TypeError, match="cache must be one of"):
         slot("cache", cache="keep")
-
-
-def test_a_field_declared_public_that_a_resample_changes_is_named(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    spec = dict(PetsState.SPEC)
-    spec["deck"] = dataclasses.replace(spec["deck"], hidden=False)
-    monkeypatch.setattr(PetsState, "SPEC", spec)
-    with pytest.raises(AssertionError, match=r"changed \['deck'\]"):
-        testing.check_declared_state(PHPETS, 3, games=1)
