@@ -271,6 +271,19 @@ class Game:
         """The AEC env factory, ``"module:function"`` (PettingZoo's registry form)."""
         return self.env_entry_point
 
+    def __reduce_ex__(self, protocol: Any) -> str | tuple[Any, ...]:
+        """A game pickles by reference, as its env module's ``raw_env.game``, so that it
+        reaches worker processes whether it came from an entry point or was registered
+        at run time (its env module must be importable there). A copy that is not its
+        env's own game pickles field by field."""
+        try:
+            own = game_of_env(self.env_entry_point, self.name)
+        except (ImportError, AttributeError, ValueError):
+            own = None
+        if own is self:
+            return (game_of_env, (self.env_entry_point, self.name))
+        return super().__reduce_ex__(protocol)
+
     def make_env(self, **kwargs: Any) -> Any:
         """The AEC env: ``make_env(num_players=..., render_mode=..., **options)``."""
         return load(self.env_entry_point)(**kwargs)
@@ -399,3 +412,17 @@ def _layout_problems(game: Game) -> list[str]:
         if not isinstance(layout, Layout):
             problems.append(f"layout({count} players) is not a cardgym.game.Layout")
     return problems
+
+
+def game_of_env(entry_point: str, name: str) -> Game:
+    """The :class:`Game` of the env module of ``entry_point`` (its ``raw_env.game``),
+    which must be named ``name``: how a game is unpickled.
+
+    Raises:
+        ValueError: that module's env plays another game.
+    """
+    module = importlib.import_module(entry_point.partition(":")[0])
+    game: Game = module.raw_env.game
+    if game.name != name:
+        raise ValueError(f"the env of {entry_point} plays {game.name}, not {name}")
+    return game

@@ -35,7 +35,7 @@ from agents.outcomes import RoundTally, winners
 from agents.policy import Policy, decide
 from agents.specs import make_policy
 from cardgym.records import Recorder
-from cardgym.registration import Game, find_game
+from cardgym.registration import Game
 
 __all__ = ["Batch", "build_policies", "play_games", "record_path"]
 
@@ -45,7 +45,7 @@ class Batch:
     """Some games (or matches) of one run, as sent to a worker process.
 
     Attributes:
-        env_id: the game's id.
+        game: the game (pickled by reference: see :meth:`cardgym.game.Game.__reduce_ex__`).
         num_players: seats at the table.
         specs: the run's agents (specs, or picklable policies).
         seed: the run's seed.
@@ -57,7 +57,7 @@ class Batch:
         labels: the agents' labels, as the records name the players.
     """
 
-    env_id: str
+    game: Game
     num_players: int
     specs: Sequence[AgentSpec]
     seed: int
@@ -77,7 +77,7 @@ def build_policies(specs: Sequence[AgentSpec], game: Game, num_players: int,
 
 def play_games(batch: Batch) -> list[GameOutcome]:
     """Play the games (or matches) of ``batch``; one record each, in its order."""
-    game = find_game(batch.env_id)
+    game = batch.game
     policies = build_policies(batch.specs, game, batch.num_players, batch.options)
     spec_of_agent = spec_indices(batch.specs, batch.num_players)
     env = make_env(game, batch.num_players, batch.options)

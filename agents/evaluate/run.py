@@ -142,7 +142,7 @@ def _batches(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
     owner: list[int] = []
     for number, (request, table) in enumerate(zip(requests, checked, strict=True)):
         for chunk in chunks(request.games, pieces):
-            batches.append(Batch(table.game.env_id, request.num_players, table.specs,
+            batches.append(Batch(table.game, request.num_players, table.specs,
                                  request.seed, table.options, chunk, request.match_length,
                                  request.record_dir, [agent_label(s) for s in table.specs]))
             owner.append(number)
