@@ -4,8 +4,8 @@ Usage::
 
     python -m benchmarks.behaviour_digest --check      # against tests/data/behaviour_digests.json
     python -m benchmarks.behaviour_digest --write      # after a change meant to change behaviour
-    python -m benchmarks.behaviour_digest --games 20 --stride 1 --output /tmp/before.json
-    python -m benchmarks.behaviour_digest --games 20 --stride 1 --check --file /tmp/before.json
+    python -m benchmarks.behaviour_digest --games 20 --stride 1 --output before.json
+    python -m benchmarks.behaviour_digest --games 20 --stride 1 --check --file before.json
 
 Every kit (each registered game and its test variants), player count and option set
 is played as :mod:`cardgym.testing.digest` says, and so is each game's batched
