@@ -32,6 +32,7 @@ object with its original (:func:`cardgym.testing.check_clones`).
 from __future__ import annotations
 
 import copy as _copy
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -101,15 +102,6 @@ class Field:
             return "copy"
         return None
 
-    def initial(self, config: Any) -> Any:
-        """Its value in a new state of ``config``."""
-        if self.kind == "config":
-            return config
-        init = self.init
-        if callable(init):
-            return init(config)
-        return _copy.copy(init) if self.mutable or self.per_seat else init
-
 
 def slot(kind: str, *, per_seat: bool = False, mutable: bool = False, hidden: bool = False,
          json: str | None = None, init: Any = None, cache: str | None = None,
@@ -162,8 +154,11 @@ _SEQUENCES = (list, bytearray)
 
 
 def _initial_code(declared: Field, name: str) -> str:
-    """The expression of :meth:`Field.initial` for the generated ``__init__``, with
-    the field's ``init`` bound to ``name``."""
+    """The expression of a field's value in a new state, for the generated
+    ``__init__``, with the field's ``init`` bound to ``name``: ``config`` itself for
+    the ``"config"`` field; ``init(config)`` for a function; a copy of a constant that
+    is mutable or per seat (one per seat for :func:`each_seat`); the constant itself
+    otherwise."""
     init = declared.init
     if declared.kind == "config":
         return "config"
@@ -185,7 +180,7 @@ def _initial_code(declared: Field, name: str) -> str:
 
 def _make_initialise(cls: type) -> Callable[[Any, Any], None]:
     """``cls._initialise(self, config)``: every declared field set to its initial
-    value (:meth:`Field.initial`), as straight-line code."""
+    value (:func:`_initial_code`), as straight-line code."""
     spec: Mapping[str, Field] = cls.SPEC  # type: ignore[attr-defined]
     namespace: dict[str, Any] = {"copy": _copy.copy}
     lines = ["def _initialise(self, config):"]
@@ -217,8 +212,7 @@ class _Declared(type):
             spec = {}
             for key, value in declared.items():
                 del namespace[key]
-                spec[key] = Field(key, *(getattr(value, attr) for attr in (
-                    "kind", "per_seat", "mutable", "hidden", "json", "init", "cache", "doc")))
+                spec[key] = dataclasses.replace(value, name=key)
             namespace["__slots__"] = tuple(spec)
             namespace["SPEC"] = spec
             namespace["COPY"] = {key: f.copy for key, f in spec.items() if f.copy is not None}

@@ -267,7 +267,7 @@ class State(SlotState):
     num_players: int = slot("int", init=lambda config: config.num_players)
     deck: list[int] = slot("cards", mutable=True, hidden=True, json="deck", init=[])
     hands: list[list[int]] = slot("counts", per_seat=True, mutable=True, hidden=True,
-                                  json="hands", init=each_seat(lambda config: [0] * config.num_kinds))
+                                  json="hands", init=each_seat(_kind_counts))
     discard: list[int] = slot("counts", mutable=True, json="discard", init=_kind_counts)
     out_of_play: list[int] = slot("counts", mutable=True, json="out_of_play", init=_kind_counts)
     box: list[int] = slot("counts", mutable=True, hidden=True, init=_kind_counts,

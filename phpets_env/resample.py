@@ -13,6 +13,7 @@ import numpy as np
 
 from cardgym.record import Event, blank_unseen
 from phpets_env.cards import CARD_VALUES, NUM_VALUES, Card
+from phpets_env.effects import bits
 from phpets_env.events import (
     ACTOR_LOST,
     DRAW,
@@ -100,8 +101,8 @@ def _carry_knowledge(
     this round (a swap or a comparison it was party to, a Grave Digger look, King Cat
     changing hands), followed through the public record to where it is now; and the
     card its latest Mouse Trapper depth shows (:func:`_sample_trapped`)."""
-    known = _bits(clone.hands[other])
-    known |= state.known[other] & ~state.trapped[other] & _bits(state.hands[seat])
+    known = bits(clone.hands[other])
+    known |= state.known[other] & ~state.trapped[other] & bits(state.hands[seat])
     log = clone.log
     for index, start in _sightings(log, other):
         place = _follow(log[index + 1:], start, rng)
@@ -114,13 +115,6 @@ def _carry_knowledge(
     if card != NO_CARD:
         clone.known[other] |= 1 << card
         clone.trapped[other] = 1 << card
-
-
-def _bits(cards: list[int]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
 
 
 #: Where a followed card starts or is: ``(holder, depth in the pile, whether it is the
