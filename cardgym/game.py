@@ -174,6 +174,11 @@ class Game:
             (docs/positions.md).
         scenario_keys: the keys a scenario may hold, in the order ``position``
             writes them.
+        position_format: config -> the position format
+            (:class:`cardgym.position_format.PositionFormat`) ``position`` writes
+            with: the structural reading of a scenario's keys and the published JSON
+            Schema (:mod:`cardgym.position_schema`) come from it; ``None`` for a game
+            that writes positions by hand.
         canonical_state: state -> the same state with its interchangeable labels
             (the ids of identical copies of a card) as a position sets them up, so
             that a state read back from its position equals ``canonical_state`` of
@@ -235,6 +240,7 @@ class Game:
     choice_visibility: Callable[[Any, int], tuple[Hashable, int]]
     position: Callable[[Any], dict[str, Any]]
     scenario_keys: tuple[str, ...] = ()
+    position_format: Callable[[Any], Any] | None = None
     table: TableSpec | None = None
     canonical_state: Callable[[Any], Any] | None = None
     seats_out: Callable[[Any], Sequence[int]] | None = None

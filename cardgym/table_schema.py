@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from cardgym.table import FORMAT, FULL, TableSpec
 
-__all__ = ["SCHEMA_FOLDER", "schema", "schema_of", "schema_text", "write_schemas"]
+__all__ = ["SCHEMA_FOLDER", "schema", "schema_of", "schema_text", "write_schema_files", "write_schemas"]
 
 JSON = dict[str, Any]
 
@@ -110,14 +110,19 @@ def schema_text(game: Any) -> str:
 
 def write_schemas(root: Path, names: Sequence[str]) -> list[Path]:
     """Write ``SCHEMA_FOLDER/NAME.schema.json`` under ``root`` for each game named."""
+    return write_schema_files(root / SCHEMA_FOLDER, names, schema_text)
+
+
+def write_schema_files(folder: Path, names: Sequence[str],
+                       text_of: Callable[[Any], str]) -> list[Path]:
+    """Write ``folder/NAME.schema.json``, ``text_of(game)``, for each game named."""
     from cardgym.registration import find_game
 
-    folder = root / SCHEMA_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name in names:
         path = folder / f"{name}.schema.json"
-        path.write_text(schema_text(find_game(name)))
+        path.write_text(text_of(find_game(name)))
         written.append(path)
     return written
 

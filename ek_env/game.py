@@ -13,7 +13,7 @@ from ek_env.encoding import BASE, STREAKING, move_to_action
 from ek_env.encoding import Layout as EkLayout
 from ek_env.heuristic import EkHeuristic
 from ek_env.invariants import check_invariants
-from ek_env.position import position
+from ek_env.position import position, position_format
 from ek_env.record import choice_visibility, describe_event
 from ek_env.render import render_full, render_view
 from ek_env.scenario import KEYS
@@ -105,6 +105,7 @@ GAME = Game(
     hidden_move=_hidden_move,
     private_key=_private_key,
     position=position,
+    position_format=position_format,
     scenario_keys=KEYS,
     seats_out=_seats_out,
     heuristic=EkHeuristic,

@@ -13,7 +13,8 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Final
 
@@ -21,10 +22,27 @@ import numpy as np
 
 from cardgym import scenario
 from cardgym.errors import shorten
-from cardgym.record import log_to_json
-from ek_env.cards import CARD_BY_NAME, CARD_NAMES, NUM_KINDS
-from ek_env.record import EVENT_NAMES
-from ek_env.state import NO_PLAY, NOBODY, PHASE_NAMES, PLAY_KIND_NAMES, RESUME_PLAY, State
+from cardgym.position_format import (
+    Cards,
+    Codec,
+    Counts,
+    Flag,
+    Group,
+    Integer,
+    Key,
+    Name,
+    OneCard,
+    PerSeat,
+    PositionFormat,
+    Record,
+    Seat,
+    Seats,
+    SeatsWhere,
+    Verbatim,
+)
+from ek_env import record as rec
+from ek_env.cards import CARD_BY_NAME, CARD_NAMES, KITTEN, NOPE, NUM_KINDS, composition
+from ek_env.state import BASE_PHASES, NO_CARD, PHASE_NAMES, PLAY_KIND_NAMES, Config, State
 
 #: What goes on once pending explosions are settled, by ``State.resume`` code.
 RESUME_NAMES: Final = ("play", "draw", "window")
@@ -32,41 +50,46 @@ RESUME_NAMES: Final = ("play", "draw", "window")
 
 # ------------------------------------------------------------------ writing
 
+#: Turns owed at most (far beyond any Attack stack a game reaches).
+MAX_OWED: Final = 9999
+#: The largest count of turns played a position holds.
+MAX_TURNS: Final = 1 << 30
+
 
 def card_list(counts: Sequence[int]) -> list[str]:
     """Counts per kind as card names, in kind order (one name per card)."""
     return [CARD_NAMES[card] for card, count in enumerate(counts) for _ in range(count)]
 
 
-def _seat(seat: int) -> int | None:
-    return None if seat == NOBODY else int(seat)
+def card_codec(config: Config) -> OneCard:
+    """A card of the game's kinds (the expansion's with it), by name."""
+    return OneCard(CARD_NAMES[:config.num_kinds], partial(parse_card, kinds=config.num_kinds))
 
 
-def _card(card: int) -> str | None:
-    return None if card < 0 else CARD_NAMES[card]
+def _seat(optional: bool = False) -> Callable[[Config], Codec]:
+    return lambda config: Seat(config.num_players, optional)
 
 
-def _pending(state: State) -> dict[str, Any] | None:
-    """The announced play, or None when nothing is pending."""
-    if (state.pending_kind == NO_PLAY and state.window_last == NOBODY and not state.nopes
-            and not state.pending_five and state.pending_card < 0 and state.pending_named < 0
-            and state.pending_target == NOBODY):
-        return None
-    return {
-        "kind": PLAY_KIND_NAMES[state.pending_kind],
-        "card": _card(state.pending_card),
-        "target": _seat(state.pending_target),
-        "named": _card(state.pending_named),
-        "five": [CARD_NAMES[card] for card in state.pending_five],
-        "nopes": state.nopes,
-        "window_last": _seat(state.window_last),
-    }
+def _seats(config: Config) -> Codec:
+    return Seats(config.num_players)
 
 
-def _resume(state: State) -> dict[str, Any] | None:
-    if state.resume == RESUME_PLAY and state.resume_seat == NOBODY:
-        return None
-    return {"after": RESUME_NAMES[state.resume], "seat": _seat(state.resume_seat)}
+def _cards(config: Config) -> Codec:
+    return Cards(card_codec(config))
+
+
+def _per_seat_cards(config: Config) -> Codec:
+    return PerSeat(config.num_players, Counts(card_codec(config)), "list of cards")
+
+
+def _pending(config: Config) -> Codec:
+    card = card_codec(config)
+    return Group({
+        "kind": Name(PLAY_KIND_NAMES), "card": card.optional(NO_CARD),
+        "target": Seat(config.num_players, True), "named": card.optional(NO_CARD),
+        "five": Cards(card), "nopes": Integer(0, composition(config.num_players,
+                                                             config.streaking)[NOPE]),
+        "window_last": Seat(config.num_players, True)}, nullable=True)
 
 
 def _known(state: State) -> list[dict[str, Any]]:
@@ -83,58 +106,74 @@ def _known(state: State) -> list[dict[str, Any]]:
     return known
 
 
-def _streaking(state: State) -> dict[str, Any]:
-    """The expansion's keys: explosions waiting, Alter the Future and Garbage
-    Collection under way, blindness and marks."""
-    alter = None
-    if state.alter_left or state.alter_placed:
-        alter = {"left": [CARD_NAMES[c] for c in state.alter_left],
-                 "placed": [CARD_NAMES[c] for c in state.alter_placed]}
-    garbage = None
-    if state.garbage_queue or state.garbage_in or state.garbage_lost:
-        garbage = {"queue": state.garbage_queue[:],
-                   "in": [CARD_NAMES[c] for c in state.garbage_in],
-                   "from": state.garbage_from[:], "lost": state.garbage_lost[:]}
-    return {
-        "explode_queue": state.explode_queue[:],
-        "alter": alter,
-        "garbage": garbage,
-        "blind": [seat for seat, blind in enumerate(state.blind) if blind],
-        "marked": [card_list(marks) for marks in state.marked],
-    }
+def _known_codec(config: Config) -> Codec:
+    n, card = config.num_players, card_codec(config).schema()
+    pair = {"type": "array", "minItems": 2, "maxItems": 2,
+            "prefixItems": [{"type": "integer", "minimum": 0}, card]}
+    hands = {"type": "array", "minItems": n, "maxItems": n,
+             "items": {"type": "array", "items": card}}
+    entry = {"type": "object", "additionalProperties": False,
+             "properties": {"deck": {"type": "array", "items": pair}, "hands": hands}}
+    return Verbatim({"type": "array", "minItems": n, "maxItems": n, "items": entry})
+
+
+def _ruled_out(state: State) -> list[list[int]]:
+    kinds = state.kinds
+    return [[card for card in range(kinds) if state.ruled_out[seat * kinds + card]]
+            for seat in range(state.num_players)]
+
+
+def _streaking(config: Config) -> bool:
+    return config.streaking
+
+
+#: The keys of a position, in order (:mod:`ek_env.scenario` says what each means); the
+#: expansion's only with it. ``first_player``, the old name of ``turn_holder``, is read,
+#: never written.
+FORMAT = (
+    Key("hands", _per_seat_cards),
+    Key("deck", lambda c: Cards(card_codec(c), top_first=True)),
+    Key("discard", lambda c: Counts(card_codec(c))),
+    Key("out_of_play", lambda c: Counts(card_codec(c))),
+    Key("eliminated", _seats, source=lambda state: state.eliminated),
+    Key("turn_holder", _seat()),
+    Key("owed_turns", lambda c: Integer(1, MAX_OWED)),
+    Key("attacked", lambda c: Flag()),
+    Key("turns_played", lambda c: Integer(0, MAX_TURNS)),
+    Key("phase", lambda c: Name(PHASE_NAMES if c.streaking else PHASE_NAMES[:BASE_PHASES])),
+    Key("to_act", _seat()),
+    Key("pending", _pending),
+    Key("kittens_to_insert", lambda c: Integer(
+        0, composition(c.num_players, True)[KITTEN] if c.streaking else 1)),
+    Key("explode_queue", _seats, when=_streaking),
+    Key("resume", lambda c: Group({"after": Name(RESUME_NAMES),
+                                   "seat": Seat(c.num_players, True)}, nullable=True)),
+    Key("alter", lambda c: Group({"left": _cards(c), "placed": _cards(c)}, nullable=True),
+        when=_streaking),
+    Key("garbage", lambda c: Group({"queue": _seats(c), "in": _cards(c), "from": _seats(c),
+                                    "lost": _seats(c)}, nullable=True), when=_streaking),
+    Key("blind", lambda c: SeatsWhere(c.num_players), when=_streaking),
+    Key("marked", _per_seat_cards, when=_streaking),
+    Key("winner", _seat(optional=True)),
+    Key("known", _known_codec, source=_known),
+    Key("ruled_out", lambda c: PerSeat(c.num_players, _cards(c), "list of cards"),
+        source=_ruled_out),
+    Key("log", lambda c: Record(rec.EVENT_NAMES if c.streaking
+                                else rec.EVENT_NAMES[:rec.BASE_EVENTS])),
+    Key("first_player", _seat(), read_only=True),
+)
+
+
+@functools.lru_cache(maxsize=64)
+def position_format(config: Config) -> PositionFormat:
+    """The position format under ``config``."""
+    return PositionFormat(FORMAT, State, config)
 
 
 def position(state: State) -> dict[str, Any]:
     """``state`` as a scenario naming everything (JSON types; see :mod:`ek_env.scenario`
     for the keys)."""
-    kinds = state.kinds
-    data: dict[str, Any] = {
-        "hands": [card_list(hand) for hand in state.hands],
-        "deck": [CARD_NAMES[card] for card in reversed(state.deck)],
-        "discard": card_list(state.discard),
-        "out_of_play": card_list(state.out_of_play),
-        "eliminated": state.eliminated[:],
-        "turn_holder": state.turn_holder,
-        "owed_turns": state.owed,
-        "attacked": state.attacked,
-        "turns_played": state.turns_played,
-        "phase": PHASE_NAMES[state.phase],
-        "to_act": state.to_act,
-        "pending": _pending(state),
-        "kittens_to_insert": state.held_kitten,
-    }
-    streaking = _streaking(state) if state.config.streaking else {}
-    if streaking:
-        data["explode_queue"] = streaking.pop("explode_queue")
-    data["resume"] = _resume(state)
-    data.update(streaking)
-    data["winner"] = _seat(state.winner)
-    data["known"] = _known(state)
-    data["ruled_out"] = [[CARD_NAMES[card] for card in range(kinds)
-                          if state.ruled_out[seat * kinds + card]]
-                         for seat in range(state.num_players)]
-    data["log"] = log_to_json(state.log, EVENT_NAMES)
-    return data
+    return position_format(state.config).write(state)
 
 
 # ------------------------------------------------------------------ reading

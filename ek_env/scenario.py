@@ -101,7 +101,6 @@ from typing import Any, Final
 import numpy as np
 
 from cardgym.errors import ScenarioError, shorten
-from cardgym.scenario import is_list, read_int, read_seat, read_seats
 from ek_env.cards import (
     CARD_NAMES,
     KITTEN,
@@ -112,25 +111,18 @@ from ek_env.cards import (
 )
 from ek_env.invariants import check_invariants
 from ek_env.legality import legal_action_mask
-from ek_env.position import parse_card, read_cards
+from ek_env.position import FORMAT, parse_card, position_format
 from ek_env.scenario_flow import read_flow
 from ek_env.scenario_knowledge import read_known, read_log, read_ruled_out
-from ek_env.state import GAME_OVER, PHASE_NAMES, Config, State
+from ek_env.state import GAME_OVER, NOBODY, PHASE_NAMES, Config, State
 
 #: The expansion's keys (refused without it).
 STREAKING_KEYS: Final = ("explode_queue", "alter", "garbage", "blind", "marked")
 #: Every key a scenario may hold, in the order :func:`ek_env.position.position` writes
 #: them; ``first_player`` (the old name of ``turn_holder``) is read, never written.
-KEYS: Final = (
-    "hands", "deck", "discard", "out_of_play", "eliminated", "turn_holder", "owed_turns",
-    "attacked", "turns_played", "phase", "to_act", "pending", "kittens_to_insert",
-    "explode_queue", "resume", "alter", "garbage", "blind", "marked", "winner", "known",
-    "ruled_out", "log", "first_player",
-)
+KEYS: Final = tuple(key.name for key in FORMAT)
 #: The keys of the base game.
 BASE_KEYS: Final = tuple(key for key in KEYS if key not in STREAKING_KEYS)
-#: Turns owed at most (far beyond any Attack stack a game reaches).
-MAX_OWED: Final = 9999
 
 __all__ = ["BASE_KEYS", "KEYS", "STREAKING_KEYS", "parse_card", "read_scenario"]
 
@@ -143,7 +135,7 @@ def read_scenario(config: Config, scenario: Mapping[str, Any],
     Raises:
         ScenarioError: the first thing wrong with it, and what is allowed.
     """
-    _check_keys(config, scenario)
+    scenario = _check_keys(config, scenario)
     state = State(config)
     _read_cards(state, scenario)
     _read_seats(state, scenario, rng)
@@ -154,8 +146,9 @@ def read_scenario(config: Config, scenario: Mapping[str, Any],
     _check_kittens(state)
     _check_eliminated(state)
     read_known(state, scenario.get("known"))
-    read_ruled_out(state, scenario.get("ruled_out"))
-    read_log(state, scenario.get("log", []))
+    form = position_format(config)
+    read_ruled_out(state, form.read(scenario, "ruled_out"))
+    read_log(state, form.read(scenario, "log", []))
     try:
         check_invariants(state)
     except AssertionError as error:
@@ -166,21 +159,17 @@ def read_scenario(config: Config, scenario: Mapping[str, Any],
     return state
 
 
-def _check_keys(config: Config, scenario: object) -> None:
-    keys = KEYS if config.streaking else BASE_KEYS
-    if not isinstance(scenario, Mapping):
-        raise ScenarioError(f"a scenario must be a mapping with keys {', '.join(keys)}, "
-                            f"got {shorten(scenario)}")
-    unknown = sorted(str(key) for key in set(scenario) - set(keys))
-    if unknown:
-        raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(keys)}"
-                            + ("" if config.streaking else
-                               f" ({', '.join(STREAKING_KEYS)} need expansions=('streaking',))"))
-    missing = [key for key in ("hands", "deck") if key not in scenario]
+def _check_keys(config: Config, scenario: object) -> Mapping[str, Any]:
+    form = position_format(config)
+    checked = form.check_keys(scenario, None if config.streaking else lambda unknown: (
+        f" ({', '.join(STREAKING_KEYS)} need expansions=('streaking',))"))
+    missing = [key for key in ("hands", "deck") if key not in checked]
     if missing:
-        raise ScenarioError(f"a scenario needs {' and '.join(missing)}; keys: {', '.join(keys)}")
-    if "turn_holder" in scenario and "first_player" in scenario:
+        raise ScenarioError(f"a scenario needs {' and '.join(missing)}; keys: "
+                            f"{', '.join(form.keys)}")
+    if "turn_holder" in checked and "first_player" in checked:
         raise ScenarioError("give turn_holder or first_player (its old name), not both")
+    return checked
 
 
 # ------------------------------------------------------------ cards and seats
@@ -189,15 +178,13 @@ def _check_keys(config: Config, scenario: object) -> None:
 def _read_cards(state: State, scenario: Mapping[str, Any]) -> None:
     """Hands, the draw pile, the discard pile and the cards out of play (counted
     against the game's cards later, with those in flight)."""
-    config, n, kinds = state.config, state.num_players, state.kinds
-    raw_hands = scenario["hands"]
-    if not is_list(raw_hands) or len(raw_hands) != n:
-        raise ScenarioError(f"'hands' must list one hand (a list of cards) for each of the {n} seats")
-    for seat, raw in enumerate(raw_hands):
-        for card in read_cards(raw, f"hands[{seat}]", kinds):
+    config = state.config
+    form = position_format(config)
+    for seat, cards in enumerate(form.read(scenario, "hands")):
+        for card in cards:
             state.hands[seat][card] += 1
     state.count_sizes()
-    deck = read_cards(scenario["deck"], "deck", kinds)
+    deck = form.read(scenario, "deck")
     max_deck = MAX_DECK_STREAKING if config.streaking else MAX_DECK
     if len(deck) > max_deck:
         raise ScenarioError(
@@ -207,9 +194,9 @@ def _read_cards(state: State, scenario: Mapping[str, Any]) -> None:
             "known_deck and of the insert:depth actions)"
         )
     state.deck = deck[::-1]  # top card last
-    for card in read_cards(scenario.get("discard", []), "discard", kinds):
+    for card in form.read(scenario, "discard", []):
         state.discard[card] += 1
-    out = read_cards(scenario.get("out_of_play", []), "out_of_play", kinds)
+    out = form.read(scenario, "out_of_play", [])
     if out and config.eliminated_cards != "out_of_play":
         raise ScenarioError("out_of_play must be empty: cards are set aside only with "
                             "eliminated_cards='out_of_play'")
@@ -219,8 +206,8 @@ def _read_cards(state: State, scenario: Mapping[str, Any]) -> None:
 
 def _read_seats(state: State, scenario: Mapping[str, Any], rng: np.random.Generator) -> None:
     """Eliminated seats, the turn holder and its turns, the winner."""
-    n = state.num_players
-    eliminated = read_seats(scenario.get("eliminated", []), "eliminated", n)
+    n, form = state.num_players, position_format(state.config)
+    eliminated = form.read(scenario, "eliminated", [])
     if len(eliminated) >= n:
         raise ScenarioError(f"eliminated names all {n} seats; at least one player is still in")
     for seat in eliminated:
@@ -230,34 +217,27 @@ def _read_seats(state: State, scenario: Mapping[str, Any], rng: np.random.Genera
     state.eliminated = eliminated
     key = "first_player" if "first_player" in scenario else "turn_holder"
     holder = scenario.get(key)
-    state.turn_holder = (int(rng.integers(n)) if holder is None
-                         else read_seat(holder, key, n))
-    state.owed = read_int(scenario.get("owed_turns", 1), "owed_turns", 1, MAX_OWED)
-    attacked = scenario.get("attacked", state.owed > 1)
-    if not isinstance(attacked, bool):
-        raise ScenarioError(f"attacked must be True or False, got {shorten(attacked)}")
-    state.attacked = attacked
-    state.turns_played = read_int(scenario.get("turns_played", 0), "turns_played", 0,
-                                    1 << 30)
-    state.winner = read_seat(scenario.get("winner"), "winner", n, optional=True)
+    state.turn_holder = int(rng.integers(n)) if holder is None else form.read(scenario, key)
+    state.owed = form.read(scenario, "owed_turns", 1)
+    state.attacked = form.read(scenario, "attacked", state.owed > 1)
+    state.turns_played = form.read(scenario, "turns_played", 0)
+    state.winner = form.read(scenario, "winner", NOBODY)
 
 
 def _read_sight(state: State, scenario: Mapping[str, Any]) -> None:
     """Blind seats and marked cards (the expansion)."""
-    n, kinds = state.num_players, state.kinds
-    for seat in read_seats(scenario.get("blind", []), "blind", n, distinct=False):
+    form = position_format(state.config)
+    for seat in form.read(scenario, "blind", []):
         if not state.alive[seat]:
             raise ScenarioError(f"blind: seat {seat} is eliminated; only players still in "
                                 "can be blind")
         state.blind[seat] = True
-    value = scenario.get("marked")
-    if value is None:
+    marked = form.read(scenario, "marked")
+    if marked is None:
         return
-    if not is_list(value) or len(value) != n:
-        raise ScenarioError(f"'marked' must list the marked cards of each of the {n} seats")
-    for seat, cards in enumerate(value):
+    for seat, cards in enumerate(marked):
         marks = state.marked[seat]
-        for card in read_cards(cards, f"marked[{seat}]", kinds):
+        for card in cards:
             marks[card] += 1
             if marks[card] > state.hands[seat][card]:
                 raise ScenarioError(

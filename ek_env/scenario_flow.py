@@ -15,13 +15,11 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from cardgym.errors import ScenarioError, shorten
-from cardgym.scenario import read_int, read_mapping, read_name, read_seat, read_seats
-from ek_env.cards import CARD_NAMES, KITTEN, NOPE, STREAKING, TARGETED, composition
-from ek_env.position import RESUME_NAMES, read_card, read_cards
+from ek_env.cards import CARD_NAMES, KITTEN, NOPE, STREAKING, TARGETED
+from ek_env.position import position_format
 from ek_env.seats import next_alive, valid_offsets
 from ek_env.state import (
     ALTER,
-    BASE_PHASES,
     CHOOSE_FIVE,
     FIVE,
     GAME_OVER,
@@ -29,6 +27,7 @@ from ek_env.state import (
     GIVE,
     INSERT,
     NAME_CARD,
+    NO_CARD,
     NO_PLAY,
     NOBODY,
     NOPE_WINDOW,
@@ -49,7 +48,6 @@ from ek_env.state import (
     single_plays,
 )
 
-PENDING_KEYS: Final = ("kind", "card", "target", "named", "five", "nopes", "window_last")
 #: Phases whose decision is the turn holder's.
 _HOLDER_PHASES: Final = frozenset((PLAY, CHOOSE_FIVE, NAME_CARD, TAKE, ALTER, TARGET))
 
@@ -58,20 +56,17 @@ def read_flow(state: State, scenario: Mapping[str, Any]) -> None:
     """Read ``phase``, ``pending``, ``kittens_to_insert``, ``resume``, ``to_act`` and
     the expansion's ``explode_queue``, ``alter`` and ``garbage``, and check they agree."""
     config = state.config
-    phases = PHASE_NAMES if config.streaking else PHASE_NAMES[:BASE_PHASES]
-    state.phase = read_name(scenario.get("phase", "play"), "phase", phases)
-    _read_pending(state, scenario.get("pending"))
-    most = composition(state.num_players, True)[KITTEN] if config.streaking else 1
-    state.held_kitten = read_int(scenario.get("kittens_to_insert", 0), "kittens_to_insert",
-                                   0, most)
+    form = position_format(config)
+    state.phase = form.read(scenario, "phase", PLAY)
+    _read_pending(state, form.read(scenario, "pending"))
+    state.held_kitten = form.read(scenario, "kittens_to_insert", 0)
     if config.streaking:
-        _read_explode_queue(state, scenario.get("explode_queue", []))
-        _read_alter(state, scenario.get("alter"))
-        _read_garbage(state, scenario.get("garbage"))
-    _read_resume(state, scenario.get("resume"))
+        _read_explode_queue(state, form.read(scenario, "explode_queue", []))
+        _read_alter(state, form.read(scenario, "alter"))
+        _read_garbage(state, form.read(scenario, "garbage"))
+    _read_resume(state, form.read(scenario, "resume"))
     to_act = scenario.get("to_act")
-    state.to_act = (_default_to_act(state) if to_act is None
-                    else read_seat(to_act, "to_act", state.num_players))
+    state.to_act = _default_to_act(state) if to_act is None else form.read(scenario, "to_act")
     _check_in_flight(state)
     if state.phase == GAME_OVER:
         _check_over(state)
@@ -79,25 +74,20 @@ def read_flow(state: State, scenario: Mapping[str, Any]) -> None:
         _check_phase(state)
 
 
-# ------------------------------------------------------------------ reading
-
-
-def _read_pending(state: State, value: object) -> None:
-    if value is None:
+def _read_pending(state: State, data: dict[str, Any] | None) -> None:
+    if data is None:
         return
-    n, kinds = state.num_players, state.kinds
-    data = read_mapping(value, "pending", PENDING_KEYS)
-    if "kind" not in data:
-        raise ScenarioError("pending needs 'kind', one of " + ", ".join(PLAY_KIND_NAMES[1:]))
-    state.pending_kind = read_name(data["kind"], "pending.kind", PLAY_KIND_NAMES[1:]) + 1
-    state.pending_card = read_card(data.get("card"), "pending.card", kinds)
-    state.pending_target = read_seat(data.get("target"), "pending.target", n, optional=True)
-    state.pending_named = read_card(data.get("named"), "pending.named", kinds)
-    state.pending_five = read_cards(data.get("five", []), "pending.five", kinds)
-    state.nopes = read_int(data.get("nopes", 0), "pending.nopes", 0,
-                             composition(n, state.config.streaking)[NOPE])
-    state.window_last = read_seat(data.get("window_last"), "pending.window_last", n,
-                                  optional=True)
+    kind = data.get("kind", NO_PLAY)
+    if kind == NO_PLAY:
+        raise ScenarioError(f"pending needs 'kind', one of {', '.join(PLAY_KIND_NAMES[1:])}"
+                            f"; got {shorten(PLAY_KIND_NAMES[kind] if 'kind' in data else None)}")
+    state.pending_kind = kind
+    state.pending_card = data.get("card", NO_CARD)
+    state.pending_target = data.get("target", NOBODY)
+    state.pending_named = data.get("named", NO_CARD)
+    state.pending_five = data.get("five", [])
+    state.nopes = data.get("nopes", 0)
+    state.window_last = data.get("window_last", NOBODY)
     _check_pending(state)
 
 
@@ -147,21 +137,18 @@ def _check_discarded(state: State) -> None:
                 f"discard pile, which holds {state.discard[card]}")
 
 
-def _read_explode_queue(state: State, value: object) -> None:
-    state.explode_queue = read_seats(value, "explode_queue", state.num_players)
+def _read_explode_queue(state: State, queue: list[int]) -> None:
+    state.explode_queue = queue
     for seat in state.explode_queue:
         if not state.alive[seat] or not state.hands[seat][KITTEN]:
             raise ScenarioError(f"explode_queue: seat {seat} holds no exploding_kitten to "
                                 "explode")
 
 
-def _read_alter(state: State, value: object) -> None:
-    if value is None:
+def _read_alter(state: State, data: dict[str, Any] | None) -> None:
+    if data is None:
         return
-    kinds = state.kinds
-    data = read_mapping(value, "alter", ("left", "placed"))
-    left = read_cards(data.get("left", []), "alter.left", kinds)
-    placed = read_cards(data.get("placed", []), "alter.placed", kinds)
+    left, placed = data.get("left", []), data.get("placed", [])
     if len(left) < 2 or len(left) + len(placed) > 5:
         raise ScenarioError(
             "alter: Alter the Future 5x under way has 2 or more cards left to place "
@@ -170,15 +157,11 @@ def _read_alter(state: State, value: object) -> None:
     state.alter_placed = placed
 
 
-def _read_garbage(state: State, value: object) -> None:
-    if value is None:
+def _read_garbage(state: State, data: dict[str, Any] | None) -> None:
+    if data is None:
         return
-    n = state.num_players
-    data = read_mapping(value, "garbage", ("queue", "in", "from", "lost"))
-    queue = read_seats(data.get("queue", []), "garbage.queue", n)
-    cards = read_cards(data.get("in", []), "garbage.in", state.kinds)
-    givers = read_seats(data.get("from", []), "garbage.from", n)
-    lost = read_seats(data.get("lost", []), "garbage.lost", n)
+    queue, cards = data.get("queue", []), data.get("in", [])
+    givers, lost = data.get("from", []), data.get("lost", [])
     if not queue or len(cards) != len(givers) or set(queue) & set(givers):
         raise ScenarioError(
             "garbage: 'queue' names the seats still to put a card in (one at least), 'in' "
@@ -194,13 +177,11 @@ def _read_garbage(state: State, value: object) -> None:
     state.garbage_lost = lost
 
 
-def _read_resume(state: State, value: object) -> None:
-    if value is None:
+def _read_resume(state: State, data: dict[str, Any] | None) -> None:
+    if data is None:
         return
-    data = read_mapping(value, "resume", ("after", "seat"))
-    state.resume = read_name(data.get("after", "play"), "resume.after", RESUME_NAMES)
-    state.resume_seat = read_seat(data.get("seat"), "resume.seat", state.num_players,
-                                  optional=True)
+    state.resume = data.get("after", RESUME_PLAY)
+    state.resume_seat = data.get("seat", NOBODY)
     if state.resume == RESUME_PLAY and state.resume_seat != NOBODY:
         raise ScenarioError("resume.seat must be null when play resumes (after='play')")
     if state.resume == RESUME_DRAW and state.resume_seat != state.turn_holder:

@@ -9,7 +9,7 @@ observation shows of it.
 from __future__ import annotations
 
 from cardgym.errors import ScenarioError, shorten
-from cardgym.record import NONE, log_from_json
+from cardgym.record import NONE, Event
 from cardgym.scenario import is_list, read_int, read_mapping
 from ek_env import record as rec
 from ek_env.cards import CARD_NAMES
@@ -78,15 +78,13 @@ def _known_deck(state: State, value: object, where: str) -> list[int]:
     return known
 
 
-def read_ruled_out(state: State, value: object) -> None:
-    """Kinds the table knows each seat does not hold."""
+def read_ruled_out(state: State, value: list[list[int]] | None) -> None:
+    """Kinds the table knows each seat does not hold (read by the position format)."""
     if value is None:
         return
-    n, kinds = state.num_players, state.kinds
-    if not is_list(value) or len(value) != n:
-        raise ScenarioError(f"'ruled_out' must list one list of cards per seat ({n})")
+    kinds = state.kinds
     for seat, cards in enumerate(value):
-        for card in read_cards(cards, f"ruled_out[{seat}]", kinds):
+        for card in cards:
             if state.hands[seat][card]:
                 raise ScenarioError(f"ruled_out[{seat}]: seat {seat} holds "
                                     f"{CARD_NAMES[card]}; the table rules out only cards "
@@ -94,10 +92,9 @@ def read_ruled_out(state: State, value: object) -> None:
             state.ruled_out[seat * kinds + card] = 1
 
 
-def read_log(state: State, value: object) -> None:
-    """The public record, each field within what the observation can show."""
-    names = rec.EVENT_NAMES if state.config.streaking else rec.EVENT_NAMES[:rec.BASE_EVENTS]
-    log = log_from_json(value, names, "log")
+def read_log(state: State, log: list[Event]) -> None:
+    """The public record (read by the position format), each field within what the
+    observation can show."""
     n, kinds = state.num_players, state.kinds
     for i, event in enumerate(log):
         for field, got, low, high in (
@@ -108,4 +105,3 @@ def read_log(state: State, value: object) -> None:
             if not low <= got <= high:
                 raise ScenarioError(f"log[{i}]: {field} must be {low}..{high}, got {got}")
     state.log = log
-

@@ -21,7 +21,7 @@ from kakelaar_env.encoding import (
 )
 from kakelaar_env.heuristic import KakelaarHeuristic
 from kakelaar_env.invariants import check_invariants
-from kakelaar_env.position import position
+from kakelaar_env.position import position, position_format
 from kakelaar_env.record import choice_visibility, describe_event
 from kakelaar_env.render import render_full, render_view
 from kakelaar_env.scenario import KEYS
@@ -80,6 +80,7 @@ GAME = Game(
     move_to_action=move_to_action,
     choice_visibility=choice_visibility,
     position=position,
+    position_format=position_format,
     scenario_keys=KEYS,
     # Bids, mother hens and cards taken back are chosen face down, all at once.
     hidden_move=lambda state, action: True,

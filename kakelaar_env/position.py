@@ -10,69 +10,95 @@ sorted by type, the record through :func:`cardgym.record.log_to_json`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import functools
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from cardgym import scenario
 from cardgym.errors import ScenarioError, shorten
-from cardgym.record import NONE, log_to_json
-from kakelaar_env.cards import CHICKEN_TYPES, HEN, TYPE_NAMES, parse_card
+from cardgym.position_format import (
+    Cards,
+    Codec,
+    Counts,
+    Flag,
+    Integer,
+    Key,
+    Name,
+    OneCard,
+    OptionalFlag,
+    PerSeat,
+    PositionFormat,
+    Record,
+    Seat,
+    Seats,
+)
+from cardgym.record import NONE
+from kakelaar_env.cards import CHICKEN_TYPES, HEN, NUM_HENS, ROUNDS, TYPE_NAMES, parse_card
 from kakelaar_env.events import EVENT_NAMES
-from kakelaar_env.state import PHASE_NAMES, State
+from kakelaar_env.state import PHASE_NAMES, Config, State, participants
 
 T = TypeVar("T")
 
 
+def card_codec(config: Config) -> OneCard:
+    """A card type by its lower-case name."""
+    return OneCard(TYPE_NAMES, parse_card)
+
+
+def _robot(config: Config) -> bool:
+    return config.robot
+
+
+def _cards(config: Config) -> Codec:
+    return Cards(card_codec(config))
+
+
+def _per_seat(item: Callable[[Config], Codec], what: str,
+              count: Callable[[Config], int] = lambda c: c.num_players,
+              ) -> Callable[[Config], Codec]:
+    return lambda config: PerSeat(count(config), item(config), what)
+
+
+#: The keys of a position, in order (:mod:`kakelaar_env.scenario` says what each
+#: means); the robot chicken's with two players only.
+FORMAT = (
+    Key("round", lambda c: Integer(1, ROUNDS)),
+    Key("phase", lambda c: Name(PHASE_NAMES)),
+    Key("to_act", lambda c: Seat(c.num_players)),
+    Key("tractor", lambda c: Seat(participants(c)),
+        source=lambda state: state.circle[state.tractor]),
+    Key("circle", lambda c: Seats(participants(c)), when=_robot),
+    Key("hands", _per_seat(lambda c: Counts(card_codec(c)), "list of cards")),
+    Key("discards", _per_seat(lambda c: Counts(card_codec(c)), "list of cards")),
+    Key("row", _cards),
+    Key("deck", lambda c: Cards(card_codec(c), top_first=True)),
+    Key("deck_top", _cards, read_only=True),
+    Key("removed", _cards),
+    Key("hens_out", lambda c: Integer(0, NUM_HENS)),
+    Key("bids", _per_seat(lambda c: card_codec(c).optional(), "card or null")),
+    Key("hen_choices", _per_seat(lambda c: OptionalFlag(), "choice")),
+    Key("hen_played", _per_seat(lambda c: Flag(), "flag")),
+    Key("picks", _per_seat(_cards, "list of cards")),
+    Key("last_bids", _per_seat(lambda c: card_codec(c).optional(), "card or null",
+                               participants)),
+    Key("robot_deck", lambda c: Cards(card_codec(c), top_first=True), when=_robot),
+    Key("robot_discard", _cards, when=_robot),
+    Key("robot_won", _cards, when=_robot),
+    Key("winners", lambda c: Seats(c.num_players)),
+    Key("log", lambda c: Record(EVENT_NAMES)),
+)
+
+
+@functools.lru_cache(maxsize=64)
+def position_format(config: Config) -> PositionFormat:
+    """The position format under ``config``."""
+    return PositionFormat(FORMAT, State, config)
+
+
 def position(state: State) -> dict[str, Any]:
     """``state`` as a scenario naming everything, in JSON types, keys in the order of
-    :data:`kakelaar_env.scenario.KEYS` (the two-player keys only with two players)."""
-    robot = state.config.robot
-    data: dict[str, Any] = {
-        "round": state.round,
-        "phase": PHASE_NAMES[state.phase],
-        "to_act": state.current,
-        "tractor": state.circle[state.tractor],
-    }
-    if robot:
-        data["circle"] = list(state.circle)
-    data |= {
-        "hands": [count_names(hand) for hand in state.hands],
-        "discards": [count_names(pile) for pile in state.discards],
-        "row": names(state.row),
-        "deck": names(reversed(state.deck)),
-        "removed": names(state.removed),
-        "hens_out": state.hens_out,
-        "bids": [name_or_none(card) for card in state.bids],
-        "hen_choices": [None if choice == NONE else bool(choice) for choice in state.hen_choices],
-        "hen_played": [bool(played) for played in state.hen_played],
-        "picks": [names(picks) for picks in state.picks],
-        "last_bids": [name_or_none(card) for card in state.last_bids],
-    }
-    if robot:
-        data |= {"robot_deck": names(reversed(state.robot_deck)),
-                 "robot_discard": names(state.robot_discard),
-                 "robot_won": names(state.robot_won)}
-    data["winners"] = list(state.winners)
-    data["log"] = log_to_json(state.log, EVENT_NAMES)
-    return data
-
-
-# ------------------------------------------------------------- writing
-
-
-def names(cards: Iterable[int]) -> list[str]:
-    """Card names, in the order given."""
-    return [TYPE_NAMES[card] for card in cards]
-
-
-def count_names(counts: Sequence[int]) -> list[str]:
-    """The cards of a count vector by name, sorted by type."""
-    return [TYPE_NAMES[card] for card, count in enumerate(counts) for _ in range(count)]
-
-
-def name_or_none(card: int) -> str | None:
-    """A card's name, ``None`` for :data:`~cardgym.record.NONE`."""
-    return None if card == NONE else TYPE_NAMES[card]
+    :data:`FORMAT` (the two-player keys only with two players)."""
+    return position_format(state.config).write(state)
 
 
 # ------------------------------------------------------------- reading
@@ -93,11 +119,6 @@ def card_list(value: object, where: str, worms_and_hens: bool = False) -> list[i
                 raise ScenarioError(f"{where}[{i}] is {TYPE_NAMES[kind]}; {where} holds worms "
                                     "and hens only")
     return cards
-
-
-def per_seat(value: object, where: str, n: int) -> list[list[int]]:
-    """One list of cards for each of ``n`` seats."""
-    return scenario.read_per_seat(value, where, n, card_list, "list of cards")
 
 
 def per_entry(value: object, where: str, count: int, read: Callable[[object, str], T],

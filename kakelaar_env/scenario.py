@@ -97,21 +97,21 @@ from typing import Any
 import numpy as np
 
 from cardgym.errors import ScenarioError, shorten
-from cardgym.record import Event, log_from_json
+from cardgym.position_format import PositionFormat
+from cardgym.record import Event
 from cardgym.scenario import read_int
 from kakelaar_env.cards import (
     CHICKEN_TYPES,
     HEN,
     NUM_BIDDABLE,
-    NUM_HENS,
     ROUNDS,
     count_types,
     row_size,
 )
-from kakelaar_env.events import EVENT_NAMES, ROUND
+from kakelaar_env.events import ROUND
 from kakelaar_env.flow import start_round
 from kakelaar_env.invariants import check_invariants
-from kakelaar_env.position import card_list
+from kakelaar_env.position import FORMAT, card_list, position_format
 from kakelaar_env.scenario_cards import (
     check_reach,
     deck_top_of,
@@ -124,12 +124,12 @@ from kakelaar_env.scenario_cards import (
     row_of,
 )
 from kakelaar_env.scenario_stage import STAGE_KEYS, set_last_bids, set_stage
-from kakelaar_env.state import BID, GAME_OVER, HEN_STAGE, PHASE_NAMES, Config, Phase, State
+from kakelaar_env.state import BID, GAME_OVER, HEN_STAGE, Config, Phase, State
 from kakelaar_env.turns import can_bid
 
-KEYS = ("round", "phase", "to_act", "tractor", "circle", "hands", "discards", "row", "deck",
-        "deck_top", "removed", "hens_out", "bids", "hen_choices", "hen_played", "picks",
-        "last_bids", "robot_deck", "robot_discard", "robot_won", "winners", "log")
+#: Every key a scenario may hold, in the order :func:`~kakelaar_env.position.position`
+#: writes them (``deck_top`` is read, never written).
+KEYS = tuple(key.name for key in FORMAT)
 #: Keys of the two-player game only (the robot chicken).
 TWO_PLAYER_KEYS = ("circle", "robot_deck", "robot_discard", "robot_won")
 
@@ -212,28 +212,21 @@ def check_scenario(config: Config, scenario: Mapping[str, Any]) -> Setup:
     Raises:
         ScenarioError: naming what is wrong and what is allowed.
     """
-    if not isinstance(scenario, Mapping):
-        raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {shorten(scenario)}")
-    unknown = sorted(map(str, set(scenario) - set(KEYS)))
-    if unknown:
-        raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(KEYS)}")
-    n = config.num_players
-    for key in TWO_PLAYER_KEYS:
-        if key in scenario and n != 2:
-            raise ScenarioError(f"{shorten(key)} is for the two-player game only (the robot chicken)")
+    n, form = config.num_players, position_format(config)
+    form.check_keys(scenario, None if n == 2 else _two_player_keys)
     if "deck" in scenario and "deck_top" in scenario:
         raise ScenarioError("give either 'deck' (the whole draw pile) or 'deck_top', not both")
-    round_ = read_int(scenario.get("round", 1), "round", 1, ROUNDS)
-    phase = _phase(scenario, round_)
+    round_ = form.read(scenario, "round", 1)
+    phase = _phase(form, scenario, round_)
     stage = BID if phase is None else phase
-    log = log_from_json(scenario["log"], EVENT_NAMES, "log") if "log" in scenario else None
+    log = form.read(scenario, "log")
     first = _first_holder(scenario, n, round_, log)
-    hands, discards = owned(scenario, n)
+    hands, discards = owned(config, scenario)
     row = row_of(scenario, n, stage)
     deck_top, needed = deck_top_of(scenario, n, round_, stage, row is None)
     removed = (card_list(scenario["removed"], "removed", worms_and_hens=True)
                if "removed" in scenario else None)
-    hens_out = read_int(scenario.get("hens_out", 0), "hens_out", 0, NUM_HENS)
+    hens_out = form.read(scenario, "hens_out", 0)
     revealed = revealed_rounds(round_, stage)
     robot_won = robot_won_of(scenario, revealed)
     named = (deck_top + (row or []) + (removed or []) + robot_won + [HEN] * hens_out
@@ -249,14 +242,20 @@ def check_scenario(config: Config, scenario: Mapping[str, Any]) -> Setup:
                  hens_out, robot_top, robot_size, robot_discard, robot_won, log)
 
 
-def _phase(scenario: Mapping[str, Any], round_: int) -> Phase | None:
+def _two_player_keys(unknown: list[str]) -> str:
+    """What the error for unknown keys adds about the two-player game's keys."""
+    robot = [repr(key) for key in unknown if key in TWO_PLAYER_KEYS]
+    if not robot:
+        return ""
+    return (f"; {', '.join(robot)} {'is' if len(robot) == 1 else 'are'} for the two-player "
+            "game only (the robot chicken)")
+
+
+def _phase(form: PositionFormat, scenario: Mapping[str, Any], round_: int) -> Phase | None:
     """The stage named by ``phase`` (``None`` when not given)."""
     if "phase" not in scenario:
         return None
-    name = scenario["phase"]
-    if not isinstance(name, str) or name not in PHASE_NAMES:
-        raise ScenarioError(f"phase must be one of {', '.join(PHASE_NAMES)}, got {shorten(name)}")
-    phase = Phase(PHASE_NAMES.index(name))
+    phase = Phase(form.read(scenario, "phase"))
     if phase == GAME_OVER and round_ != ROUNDS:
         raise ScenarioError(f"phase 'game_over' comes after round {ROUNDS} only; round is "
                             f"{round_}")

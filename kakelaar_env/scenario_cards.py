@@ -28,18 +28,20 @@ from kakelaar_env.cards import (
     count_types,
     row_size,
 )
-from kakelaar_env.position import card_list, per_seat
+from kakelaar_env.position import card_list, position_format
 from kakelaar_env.state import BID, PHASE_NAMES, Config, Phase
 
 #: Chickens of each value in the robot deck with two players (three unused colours).
 ROBOT_COPIES = NUM_COLOURS - 2
 
 
-def owned(scenario: Mapping[str, Any], n: int) -> tuple[list[list[int]] | None, list[list[int]]]:
+def owned(config: Config, scenario: Mapping[str, Any],
+          ) -> tuple[list[list[int]] | None, list[list[int]]]:
     """The hands (``None``: not given) and discard piles, each seat's chickens its own."""
-    hands = (per_seat(scenario["hands"], "hands", n) if "hands" in scenario else None)
-    discards = (per_seat(scenario["discards"], "discards", n) if "discards" in scenario
-                else [[] for _ in range(n)])
+    n = config.num_players
+    form = position_format(config)
+    hands = form.read(scenario, "hands")
+    discards = form.read(scenario, "discards", [[] for _ in range(n)])
     for seat in range(n):
         cards = (hands[seat] if hands is not None else list(CHICKEN_TYPES)) + discards[seat]
         for chicken in CHICKEN_TYPES:

@@ -112,7 +112,7 @@ class Config:
         return self.num_players == 2
 
 
-def _participants(config: Config) -> int:
+def participants(config: Config) -> int:
     """The seats, and the robot chicken with two players."""
     return config.num_players + (1 if config.robot else 0)
 
@@ -161,7 +161,7 @@ class State(SlotState):
                                      init=[])
     circle: tuple[int, ...] = slot(
         "seats", json="circle",
-        init=lambda config: tuple(range(_participants(config))))
+        init=lambda config: tuple(range(participants(config))))
     tractor: int = slot("int", json="tractor", init=0)
     robot_deck: list[int] = slot("cards", mutable=True, hidden=True, json="robot_deck",
                                  init=[])
@@ -179,7 +179,7 @@ class State(SlotState):
     # Bid of each participant (the robot last) in the last resolved round; NONE: no bid.
     last_bids: list[int] = slot(
         "card", per_seat=True, json="last_bids",
-        init=lambda config: [NONE] * _participants(config))
+        init=lambda config: [NONE] * participants(config))
     winners: tuple[int, ...] = slot("seats", json="winners", init=())
     version: int = slot("int", init=0)
     log: list[Event] = slot("log", mutable=True, hidden=True, json="log", init=[])

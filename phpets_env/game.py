@@ -20,7 +20,7 @@ from phpets_env.encoding import (
 )
 from phpets_env.heuristic import PhpetsHeuristic
 from phpets_env.invariants import check_invariants
-from phpets_env.position import canonical, position
+from phpets_env.position import canonical, position, position_format
 from phpets_env.record import choice_visibility, describe_event
 from phpets_env.render import render_full, render_view
 from phpets_env.scenario import KEYS
@@ -95,6 +95,7 @@ GAME = Game(
     hidden_move=_hidden_move,
     private_key=_private_key,
     position=position,
+    position_format=position_format,
     scenario_keys=KEYS,
     canonical_state=canonical,
     rounds=Rounds(

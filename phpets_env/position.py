@@ -12,13 +12,29 @@ and all of them given ids (:func:`build`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
 
 from cardgym.errors import ScenarioError
-from cardgym.record import log_to_json
+from cardgym.position_format import (
+    Cards,
+    Codec,
+    Integer,
+    Key,
+    Name,
+    OneCard,
+    PerSeat,
+    PositionFormat,
+    Record,
+    Seat,
+    Seats,
+    SeatsWhere,
+    ValueBits,
+    Verbatim,
+)
 from phpets_env.cards import (
     CARD_NAMES,
     CARD_VALUES,
@@ -28,11 +44,12 @@ from phpets_env.cards import (
     TOTAL_TOKENS,
     Card,
     face_up_aside,
+    parse_card,
 )
 from phpets_env.events import EVENT_NAMES
 from phpets_env.scenario_known import set_known, write_known
 from phpets_env.scenario_setup import Setup
-from phpets_env.state import NO_CARD, PHASE_NAMES, State
+from phpets_env.state import NO_CARD, PHASE_NAMES, Config, State
 
 T = TypeVar("T")
 #: The ids of each value's copies, ascending.
@@ -40,38 +57,84 @@ IDS_OF: tuple[tuple[int, ...], ...] = tuple(
     tuple(i for i, v in enumerate(CARD_VALUES) if v == value) for value in range(NUM_VALUES))
 
 
+#: The largest number a position holds in a round number or a record's secret (the
+#: engines keep them in 32-bit integers).
+MAX_NUMBER = 1 << 30
+
+
+def card_codec(config: Config) -> OneCard:
+    """A card by its value's name (the state's physical ids mapped to values)."""
+    return OneCard(CARD_NAMES, parse_card, CARD_VALUES.__getitem__)
+
+
+def _per_seat(item: Codec, what: str) -> Callable[[Config], Codec]:
+    return lambda config: PerSeat(config.num_players, item, what)
+
+
+def _cards(config: Config) -> Codec:
+    return Cards(card_codec(config))
+
+
+def _known(state: State) -> list[dict[str, Any]]:
+    return [write_known(state, seat) for seat in range(state.num_players)]
+
+
+#: A place in what a seat knows: ``["hands", seat, index]``, ``["deck", depth]``,
+#: ``["aside"]`` or ``["pending"]``.
+_PLACE = {"type": "array", "minItems": 1, "maxItems": 3,
+          "prefixItems": [{"enum": ["hands", "deck", "aside", "pending"]}],
+          "items": {"type": "integer", "minimum": 0}}
+
+
+def _known_codec(config: Config) -> Codec:
+    card = card_codec(config).optional().schema()
+    entry = {"type": "object", "additionalProperties": False, "properties": {
+        "hands": {"type": "array", "items": {"type": "array", "items": card}},
+        "aside": card, "pending": card,
+        "deck": {"type": "array", "items": {"type": "array", "prefixItems": [
+            {"type": "integer", "minimum": 0}, card_codec(config).schema()],
+            "minItems": 2, "maxItems": 2}},
+        "trapped": {"type": "array", "items": _PLACE},
+        "watches_deck": {"type": "boolean"}}}
+    return Verbatim({"type": "array", "minItems": config.num_players,
+                     "maxItems": config.num_players, "items": entry})
+
+
+#: The keys of a position, in order (docs/positions.md and :mod:`phpets_env.scenario`
+#: say what each means).
+FORMAT = (
+    Key("round", lambda c: Integer(1, MAX_NUMBER)),
+    Key("tokens", lambda c: PerSeat(c.num_players, Integer(0, c.tokens_to_win), "count")),
+    Key("first_player", lambda c: Seat(c.num_players)),
+    Key("to_act", lambda c: Seat(c.num_players)),
+    Key("phase", lambda c: Name(PHASE_NAMES)),
+    Key("hands", lambda c: PerSeat(c.num_players, _cards(c), "hand")),
+    Key("rows", lambda c: PerSeat(c.num_players, _cards(c), "list of cards")),
+    Key("eliminated", lambda c: SeatsWhere(c.num_players, flag=False)),
+    Key("protected", lambda c: SeatsWhere(c.num_players)),
+    Key("set_aside", lambda c: card_codec(c).optional(NO_CARD)),
+    Key("face_up", _cards),
+    Key("deck", lambda c: Cards(card_codec(c), top_first=True)),
+    Key("deck_top", _cards, read_only=True),
+    Key("pending", lambda c: card_codec(c).optional(NO_CARD)),
+    Key("ruled_out", lambda c: PerSeat(c.num_players, ValueBits(card_codec(c), NUM_VALUES),
+                                       "list of values")),
+    Key("known", _known_codec, source=_known),
+    Key("round_winners", lambda c: Seats(c.num_players, distinct=False)),
+    Key("match_winners", lambda c: Seats(c.num_players, distinct=False)),
+    Key("log", lambda c: Record(EVENT_NAMES)),
+)
+
+
+@functools.lru_cache(maxsize=64)
+def position_format(config: Config) -> PositionFormat:
+    """The position format under ``config``."""
+    return PositionFormat(FORMAT, State, config)
+
+
 def position(state: State) -> dict[str, Any]:
     """``state`` as a scenario naming everything, in JSON types (cards by name)."""
-    n = state.num_players
-    return {
-        "round": state.round_number,
-        "tokens": list(state.tokens),
-        "first_player": state.round_start,
-        "to_act": state.to_act,
-        "phase": PHASE_NAMES[state.phase],
-        "hands": [_names(hand) for hand in state.hands],
-        "rows": [_names(row) for row in state.rows],
-        "eliminated": [seat for seat in range(n) if not state.in_round[seat]],
-        "protected": [seat for seat in range(n) if state.protected[seat]],
-        "set_aside": _name(state.aside),
-        "face_up": _names(state.face_up),
-        "deck": _names(reversed(state.deck)),
-        "pending": _name(state.pending),
-        "ruled_out": [[CARD_NAMES[v] for v in range(NUM_VALUES) if mask >> v & 1]
-                      for mask in state.ruled_out],
-        "known": [write_known(state, seat) for seat in range(n)],
-        "round_winners": list(state.round_winners),
-        "match_winners": list(state.match_winners),
-        "log": log_to_json(state.log, EVENT_NAMES),
-    }
-
-
-def _name(card_id: int) -> str | None:
-    return None if card_id == NO_CARD else CARD_NAMES[CARD_VALUES[card_id]]
-
-
-def _names(card_ids: Iterable[int]) -> list[str]:
-    return [CARD_NAMES[CARD_VALUES[c]] for c in card_ids]
+    return position_format(state.config).write(state)
 
 
 def canonical(state: State) -> State:

@@ -61,32 +61,34 @@ from typing import Any
 import numpy as np
 
 from cardgym.errors import ScenarioError, shorten
-from cardgym.record import Event, log_from_json
-from cardgym.scenario import is_list, read_per_seat, read_seat, read_seats
+from cardgym.position_format import PositionFormat
+from cardgym.record import Event
+from cardgym.scenario import is_list, read_per_seat
 from phpets_env.cards import (
     NUM_VALUES,
     TOTAL_TOKENS,
     Card,
     face_up_aside,
 )
-from phpets_env.events import EVENT_NAMES, NEW_ROUND, NUM_RESULTS, TURN_DRAW, make_event
+from phpets_env.events import NEW_ROUND, NUM_RESULTS, TURN_DRAW, make_event
 from phpets_env.invariants import check_invariants
-from phpets_env.position import build, check_counts
+from phpets_env.position import FORMAT, MAX_NUMBER, build, check_counts, position_format
 from phpets_env.scenario_known import card, cards, read_known
 from phpets_env.scenario_setup import Setup
 from phpets_env.state import (
     GRAVE_DIGGER,
     MATCH_OVER,
     MOUSE_TRAPPER,
+    NO_CARD,
     PHASE_NAMES,
     PLAY,
     Config,
     State,
 )
 
-KEYS = ("round", "tokens", "first_player", "to_act", "phase", "hands", "rows", "eliminated",
-        "protected", "set_aside", "face_up", "deck", "deck_top", "pending", "ruled_out",
-        "known", "round_winners", "match_winners", "log")
+#: Every key a scenario may hold, in the order :func:`~phpets_env.position.position`
+#: writes them (``deck_top`` is read, never written).
+KEYS = tuple(key.name for key in FORMAT)
 
 
 def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Generator) -> bool:
@@ -121,18 +123,15 @@ def check_scenario(scenario: Mapping[str, Any], config: Config) -> Setup:
     Raises:
         ScenarioError: saying what was wrong and what is allowed.
     """
-    if not isinstance(scenario, Mapping):
-        raise ScenarioError(f"a scenario must be a mapping with keys {KEYS}, got {shorten(scenario)}")
-    unknown = sorted(set(scenario) - set(KEYS), key=str)
-    if unknown:
-        raise ScenarioError(f"unknown scenario keys {unknown}; allowed: {', '.join(KEYS)}")
+    form = position_format(config)
+    form.check_keys(scenario)
     if "deck" in scenario and "deck_top" in scenario:
         raise ScenarioError("give either 'deck' (the whole pile) or 'deck_top', not both")
     n = config.num_players
-    to_act = _optional_seat(scenario, "to_act", n)
-    phase = _phase(scenario, to_act)
-    first = _optional_seat(scenario, "first_player", n)
-    eliminated = _seats(scenario.get("eliminated"), "eliminated", n)
+    to_act = _optional_seat(form, scenario, "to_act")
+    phase = _phase(form, scenario, to_act)
+    first = _optional_seat(form, scenario, "first_player")
+    eliminated = form.read(scenario, "eliminated", [])
     hands = _hands(scenario["hands"], n) if "hands" in scenario else None
     if "eliminated" not in scenario and hands is not None:
         eliminated = [seat for seat in range(n) if not hands[seat]]
@@ -140,15 +139,16 @@ def check_scenario(scenario: Mapping[str, Any], config: Config) -> Setup:
     if not any(in_round):
         raise ScenarioError("'eliminated' names every seat: at least one is in the round")
     sizes = _hand_sizes(hands, in_round, to_act, phase)
-    cards = _places(scenario, n, phase)
+    cards = _places(form, scenario, phase)
     tokens = _tokens(scenario.get("tokens"), n, config.tokens_to_win, phase == MATCH_OVER)
+    protected = form.read(scenario, "protected", [])
     setup = Setup(
         hands=hands, sizes=sizes, first=first, to_act=to_act, phase=phase, in_round=in_round,
-        protected=_flags(_seats(scenario.get("protected"), "protected", n), n), tokens=tokens,
-        round_number=_round(scenario.get("round", 1)), ruled_out=_ruled_out(scenario, n),
-        round_winners=tuple(_seats(scenario.get("round_winners"), "round_winners", n, False)),
-        match_winners=tuple(_seats(scenario.get("match_winners"), "match_winners", n, False)),
-        log=_log(scenario.get("log", []), n), known=[], **cards,
+        protected=[seat in protected for seat in range(n)], tokens=tokens,
+        round_number=form.read(scenario, "round", 1), ruled_out=form.read(scenario, "ruled_out", [0] * n),
+        round_winners=tuple(form.read(scenario, "round_winners", [])),
+        match_winners=tuple(form.read(scenario, "match_winners", [])),
+        log=_log(form.read(scenario, "log", []), n), known=[], **cards,
     )
     check_counts(setup, n)
     _check_turn(setup)
@@ -156,43 +156,24 @@ def check_scenario(scenario: Mapping[str, Any], config: Config) -> Setup:
     return replace(setup, known=read_known(scenario.get("known"), setup))
 
 
-def _optional_seat(scenario: Mapping[str, Any], key: str, n: int) -> int | None:
-    value = scenario.get(key)
-    return None if value is None else read_seat(value, key, n)
+def _optional_seat(form: PositionFormat, scenario: Mapping[str, Any], key: str) -> int | None:
+    return None if scenario.get(key) is None else form.read(scenario, key)
 
 
-def _seats(value: object, key: str, n: int, distinct_sorted: bool = True) -> list[int]:
-    """A list of seats (``None``: none); distinct and sorted unless told otherwise."""
-    if value is None:
-        return []
-    seats = read_seats(value, key, n, distinct=distinct_sorted)
-    return sorted(seats) if distinct_sorted else seats
-
-
-def _flags(seats: list[int], n: int) -> list[bool]:
-    return [seat in seats for seat in range(n)]
-
-
-def _phase(scenario: Mapping[str, Any], to_act: int | None) -> int:
+def _phase(form: PositionFormat, scenario: Mapping[str, Any], to_act: int | None) -> int:
     if "phase" not in scenario:
         return PLAY
-    phase = scenario["phase"]
-    if phase not in PHASE_NAMES:
-        raise ScenarioError(f"phase must be one of {', '.join(PHASE_NAMES)}, got {shorten(phase)}")
+    phase: int = form.read(scenario, "phase")
     if to_act is None:
         raise ScenarioError("'phase' needs 'to_act', the seat that decides in it")
-    return PHASE_NAMES.index(phase)
-
-
-def _per_seat(raw: object, key: str, n: int, what: str) -> list[Any]:
-    return read_per_seat(raw, key, n, lambda item, where: item, what)
+    return phase
 
 
 def _hands(raw: object, n: int) -> list[list[int]]:
     """Each seat's cards; a bare card is a one-card hand."""
     return [cards(hand, f"hands[{seat}]") if is_list(hand) else [card(hand, f"hands[{seat}]")]
-            for seat, hand in enumerate(_per_seat(raw, "hands", n,
-                                                  "hand"))]
+            for seat, hand in enumerate(read_per_seat(raw, "hands", n, lambda item, _: item,
+                                                      "hand"))]
 
 
 def _hand_sizes(hands: list[list[int]] | None, in_round: list[bool], to_act: int | None,
@@ -213,32 +194,26 @@ def _hand_sizes(hands: list[list[int]] | None, in_round: list[bool], to_act: int
     return sizes
 
 
-def _places(scenario: Mapping[str, Any], n: int, phase: int) -> dict[str, Any]:
+def _places(form: PositionFormat, scenario: Mapping[str, Any], phase: int) -> dict[str, Any]:
     """The cards of the rows, set-aside cards, pile and held-out card."""
-    rows = [cards(row, f"rows[{seat}]")
-            for seat, row in enumerate(_per_seat(scenario.get("rows", [[]] * n), "rows", n,
-                                                 "list of cards"))]
-    aside_taken = "set_aside" in scenario and scenario["set_aside"] is None
-    aside = (card(scenario["set_aside"], "set_aside")
-             if "set_aside" in scenario and not aside_taken else None)
-    face_up = None
-    if "face_up" in scenario:
-        face_up = cards(scenario["face_up"], "face_up")
-        if len(face_up) != face_up_aside(n):
-            raise ScenarioError(f"face_up must hold {face_up_aside(n)} cards with {n} players, "
-                                f"got {len(face_up)}")
+    n = form.config.num_players
+    aside = form.read(scenario, "set_aside", NO_CARD)
+    aside_taken = "set_aside" in scenario and aside == NO_CARD
+    face_up = form.read(scenario, "face_up")
+    if face_up is not None and len(face_up) != face_up_aside(n):
+        raise ScenarioError(f"face_up must hold {face_up_aside(n)} cards with {n} players, "
+                            f"got {len(face_up)}")
     whole_deck = "deck" in scenario
-    deck_top = cards(scenario["deck"] if whole_deck else scenario.get("deck_top", []),
-                     "deck" if whole_deck else "deck_top")
-    pending = scenario.get("pending")
-    if pending is not None:
-        pending = card(pending, "pending")
-    if (pending is not None) != (phase == MOUSE_TRAPPER):
+    pending = form.read(scenario, "pending", NO_CARD)
+    if (pending != NO_CARD) != (phase == MOUSE_TRAPPER):
         raise ScenarioError("'pending' (the card Mouse Trapper holds out) is needed in phase "
                             f"mouse_trapper and only there; phase {PHASE_NAMES[phase]}, "
                             f"pending {shorten(scenario.get('pending'))}")
-    return {"rows": rows, "aside": aside, "aside_taken": aside_taken, "face_up": face_up,
-            "deck_top": deck_top, "whole_deck": whole_deck, "pending": pending}
+    return {"rows": form.read(scenario, "rows", [[]] * n),
+            "aside": None if aside == NO_CARD else aside, "aside_taken": aside_taken,
+            "face_up": face_up, "deck_top": form.read(scenario, "deck" if whole_deck else
+                                                      "deck_top", []),
+            "whole_deck": whole_deck, "pending": None if pending == NO_CARD else pending}
 
 
 def _tokens(tokens: Any, n: int, target: int, over: bool) -> list[int]:
@@ -259,33 +234,8 @@ def _tokens(tokens: Any, n: int, target: int, over: bool) -> list[int]:
     return [int(t) for t in tokens]
 
 
-#: The largest number a position holds in a round number or a record's secret (the
-#: engines keep them in 32-bit integers).
-MAX_NUMBER = 1 << 30
-
-
-def _round(value: object) -> int:
-    if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
-            or not 1 <= value <= MAX_NUMBER):
-        raise ScenarioError(f"round must be a round number 1..{MAX_NUMBER}, got "
-                            f"{shorten(value)}")
-    return int(value)
-
-
-def _ruled_out(scenario: Mapping[str, Any], n: int) -> list[int]:
-    masks = []
-    for seat, raw in enumerate(_per_seat(scenario.get("ruled_out", [[]] * n), "ruled_out", n,
-                                         "list of values")):
-        mask = 0
-        for value in cards(raw, f"ruled_out[{seat}]"):
-            mask |= 1 << value
-        masks.append(mask)
-    return masks
-
-
-def _log(raw: object, n: int) -> list[Event]:
+def _log(log: list[Event], n: int) -> list[Event]:
     """The record, each event checked in range and shared as the engine shares it."""
-    log = log_from_json(raw, EVENT_NAMES, "log")
     limits = (("actor", n), ("target", n), ("card", NUM_VALUES), ("result", NUM_RESULTS))
     for i, event in enumerate(log):
         for name, top in limits:

@@ -259,7 +259,7 @@ def check_declared_state(kit: GameKit, num_players: int, games: int = 3,
     spec = getattr(type(env.game_state), "SPEC", {})
     assert spec, f"{kit.name}: the state declares no fields (cardgym.state.slot)"
     public = [name for name, field in spec.items() if not field.hidden and field.cache is None]
-    keys = {field.json for field in spec.values() if field.json is not None}
+    keys = {field.json.split(".")[0] for field in spec.values() if field.json is not None}
     rng = np.random.default_rng(seed)
     compared = 0
     step = 0

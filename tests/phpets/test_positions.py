@@ -496,9 +496,9 @@ BASE: dict[str, Any] = {"to_act": 0, "first_player": 0, "hands": [
     ["crystal_bowl", "battle_bunny"], ["shell_shield"], []], "rows": [[], [], ["king_cat"]]}
 
 BAD: list[tuple[str, dict[str, Any], str]] = [
-    ("round zero", {"round": 0}, r"round must be a round number"),
-    ("round a string", {"round": "2"}, r"round must be a round number"),
-    ("round a bool", {"round": True}, r"round must be a round number"),
+    ("round zero", {"round": 0}, r"round must be an integer 1..1073741824"),
+    ("round a string", {"round": "2"}, r"round must be an integer 1..1073741824"),
+    ("round a bool", {"round": True}, r"round must be an integer 1..1073741824"),
     ("to_act off the table", {"to_act": 3}, r"to_act must be a seat 0\.\.2"),
     ("to_act a string", {"to_act": "0"}, r"to_act must be a seat 0\.\.2"),
     ("to_act eliminated", {"to_act": 1, "eliminated": [1], "hands": [["crystal_bowl"], [],
