@@ -79,7 +79,7 @@ def phpets_position() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (lambda p: p.update(round=10**30), r"round must be a round number 1\.\.1073741824"),
+    (lambda p: p.update(round=10**30), r"round must be an integer 1\.\.1073741824"),
     (lambda p: p["log"][1].update(secret=10**30), r"secret -1\.\.1073741824"),
 ])
 def test_power_hungry_pets_refuses_numbers_past_its_engines_like_exploding_kittens(
