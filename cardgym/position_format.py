@@ -21,7 +21,8 @@ every field with a ``json`` name has its key (and each key its fields), and give
   codec; a group's members, or ``None`` when a ``nullable`` group's fields all hold
   their initial values; or the key's own ``source`` reading the whole state);
 - :meth:`~PositionFormat.read`: the keys present in a scenario, each checked and
-  turned into values (cards as the game's numbers), every error a
+  turned into values (cards as the game's numbers; a group's members left out
+  hold their fields' values in a new state), every error a
   :class:`~cardgym.errors.ScenarioError` naming where it stands (``hands[1][0]``),
   what was wrong and what is allowed; what the values mean together (is the position
   one the rules can reach? what is dealt at random?) stays with the game;
@@ -30,6 +31,7 @@ every field with a ``json`` name has its key (and each key its fields), and give
 
 from __future__ import annotations
 
+import copy as _copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -427,6 +429,7 @@ class PositionFormat:
         #: Every key a scenario may hold under this config, in the order written.
         self.keys: tuple[str, ...] = tuple(b.key.name for b in self._keys)
         self._codecs = {b.key.name: b.codec for b in self._keys}
+        self._bound = {b.key.name: b for b in self._keys}
 
     def codec(self, key: str) -> Codec:
         """The codec of ``key``."""
@@ -466,10 +469,18 @@ class PositionFormat:
         return scenario
 
     def read(self, scenario: Mapping[str, Any], key: str, default: Any = None) -> Any:
-        """``scenario[key]`` checked and read by its codec; ``default`` when absent."""
+        """``scenario[key]`` checked and read by its codec; ``default`` when absent. A
+        group of state fields comes back with every member: one the scenario leaves
+        out holds its field's value in a new state."""
         if key not in scenario:
             return default
-        return self._codecs[key].read(scenario[key], key)
+        value = self._codecs[key].read(scenario[key], key)
+        bound = self._bound[key]
+        if value is not None and bound.members:
+            value = {member: value[member] if member in value else _copy.copy(initial)
+                     for (member, _), initial in zip(bound.members, bound.initial,
+                                                     strict=True)}
+        return value
 
     def schema(self) -> JSON:
         """The JSON Schema of the positions :meth:`write` gives (every written key

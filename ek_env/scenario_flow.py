@@ -27,7 +27,6 @@ from ek_env.state import (
     GIVE,
     INSERT,
     NAME_CARD,
-    NO_CARD,
     NO_PLAY,
     NOBODY,
     NOPE_WINDOW,
@@ -77,17 +76,12 @@ def read_flow(state: State, scenario: Mapping[str, Any]) -> None:
 def _read_pending(state: State, data: dict[str, Any] | None) -> None:
     if data is None:
         return
-    kind = data.get("kind", NO_PLAY)
-    if kind == NO_PLAY:
-        raise ScenarioError(f"pending needs 'kind', one of {', '.join(PLAY_KIND_NAMES[1:])}"
-                            f"; got {shorten(PLAY_KIND_NAMES[kind] if 'kind' in data else None)}")
-    state.pending_kind = kind
-    state.pending_card = data.get("card", NO_CARD)
-    state.pending_target = data.get("target", NOBODY)
-    state.pending_named = data.get("named", NO_CARD)
-    state.pending_five = data.get("five", [])
-    state.nopes = data.get("nopes", 0)
-    state.window_last = data.get("window_last", NOBODY)
+    if data["kind"] == NO_PLAY:
+        raise ScenarioError(f"pending needs 'kind', one of {', '.join(PLAY_KIND_NAMES[1:])}")
+    state.pending_kind, state.pending_card = data["kind"], data["card"]
+    state.pending_target, state.pending_named = data["target"], data["named"]
+    state.pending_five, state.nopes = data["five"], data["nopes"]
+    state.window_last = data["window_last"]
     _check_pending(state)
 
 
@@ -148,7 +142,7 @@ def _read_explode_queue(state: State, queue: list[int]) -> None:
 def _read_alter(state: State, data: dict[str, Any] | None) -> None:
     if data is None:
         return
-    left, placed = data.get("left", []), data.get("placed", [])
+    left, placed = data["left"], data["placed"]
     if len(left) < 2 or len(left) + len(placed) > 5:
         raise ScenarioError(
             "alter: Alter the Future 5x under way has 2 or more cards left to place "
@@ -160,8 +154,7 @@ def _read_alter(state: State, data: dict[str, Any] | None) -> None:
 def _read_garbage(state: State, data: dict[str, Any] | None) -> None:
     if data is None:
         return
-    queue, cards = data.get("queue", []), data.get("in", [])
-    givers, lost = data.get("from", []), data.get("lost", [])
+    queue, cards, givers, lost = data["queue"], data["in"], data["from"], data["lost"]
     if not queue or len(cards) != len(givers) or set(queue) & set(givers):
         raise ScenarioError(
             "garbage: 'queue' names the seats still to put a card in (one at least), 'in' "
@@ -180,8 +173,7 @@ def _read_garbage(state: State, data: dict[str, Any] | None) -> None:
 def _read_resume(state: State, data: dict[str, Any] | None) -> None:
     if data is None:
         return
-    state.resume = data.get("after", RESUME_PLAY)
-    state.resume_seat = data.get("seat", NOBODY)
+    state.resume, state.resume_seat = data["after"], data["seat"]
     if state.resume == RESUME_PLAY and state.resume_seat != NOBODY:
         raise ScenarioError("resume.seat must be null when play resumes (after='play')")
     if state.resume == RESUME_DRAW and state.resume_seat != state.turn_holder:

@@ -13,7 +13,7 @@ and all of them given ids (:func:`build`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -65,10 +65,6 @@ MAX_NUMBER = 1 << 30
 def card_codec(config: Config) -> OneCard:
     """A card by its value's name (the state's physical ids mapped to values)."""
     return OneCard(CARD_NAMES, parse_card, CARD_VALUES.__getitem__)
-
-
-def _per_seat(item: Codec, what: str) -> Callable[[Config], Codec]:
-    return lambda config: PerSeat(config.num_players, item, what)
 
 
 def _cards(config: Config) -> Codec:

@@ -129,6 +129,8 @@ def test_what_is_written_reads_back_and_fits_the_schema() -> None:
     assert read["seen"] == [0b101, 0]
     assert read["choice"] == [NONE, 1]
     assert read["turn"] == 7
+    # A group's member left out holds its field's value in a new state.
+    assert form.read({"bet": {"kind": "call"}}, "bet") == {"kind": 1, "seat": NONE}
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [
