@@ -26,6 +26,8 @@ PettingZoo's ``leduc_holdem_v4`` ``env()`` play with the cheap random chooser of
 every rate as a ratio to leduc's. The table reports the median over rounds and the
 spread ``(max - min) / median``. Nothing here asserts on timings.
 
+``--exchange K`` times ``engine.export(i)`` and ``engine.load(i, state)`` over K
+states of random games (what ``fill`` costs a search with batched playouts).
 ``--memory D`` plays D decisions at the largest batch size and reports the resident
 memory every 10% of the way. ``--train T`` trains MaskablePPO for T steps on the
 in-process path (8 single-agent envs) and with ``--vector`` at 8, 64 and 256 games, the
@@ -73,6 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memory", type=positive_int, default=None, metavar="D",
                         help="with --vector: also play D decisions at the largest batch size "
                              "and report the resident memory along the way")
+    parser.add_argument("--exchange", type=positive_int, default=None, metavar="K",
+                        help="with --vector: also time export(i) and load(i, state) over "
+                             "K states of random games (what a batched search's fill costs)")
     parser.add_argument("--train", type=positive_int, default=None, metavar="T",
                         help="with --vector: also time T training steps of cardgym train, "
                              "in-process and with --vector, same network and PPO settings")
@@ -257,6 +262,29 @@ def memory_profile(game: Game, players: int, batch: int, decisions: int) -> list
     return points
 
 
+def exchange_times(game: Game, players: int, states: int, rounds: int) -> tuple[float, float]:
+    """Median over ``rounds`` of the µs of one ``export(i)`` and one ``load(i, state)``,
+    over ``states`` positions of random games (64 rows stepped, exported as they go)."""
+    engine = game.make_batched(64, players)
+    engine.reset(seed=0)
+    masks = np.empty((64, engine.num_actions), np.int8)
+    exported: list[tuple[int, Any]] = []
+    while len(exported) < states:
+        engine.step(engine.random_actions(engine.legal_masks(masks)))
+        exported += [(i, engine.export(i)) for i in range(min(64, states - len(exported)))]
+    exports, loads = [], []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for i, _state in exported:
+            engine.export(i)
+        exports.append((time.perf_counter() - start) / len(exported) * 1e6)
+        start = time.perf_counter()
+        for i, state in exported:
+            engine.load(i, state)
+        loads.append((time.perf_counter() - start) / len(exported) * 1e6)
+    return float(np.median(exports)), float(np.median(loads))
+
+
 # ------------------------------------------------------------------ training
 
 
@@ -332,6 +360,14 @@ def run_namespace(namespace: argparse.Namespace, out: TextIO | None = None) -> i
         for name in games:
             for done, mib in memory_profile(find_game(name), players, batch, namespace.memory):
                 text += f"| {name} | {done:,} | {mib:.1f} |\n"
+    if namespace.exchange:
+        text += (f"\n## Moving a game between a row and a state ({namespace.exchange:,} "
+                 f"states, {players} players, median of {namespace.rounds})\n\n"
+                 "| game | export µs | load µs |\n|---|---|---|\n")
+        for name in games:
+            export_us, load_us = exchange_times(find_game(name), players, namespace.exchange,
+                                                namespace.rounds)
+            text += f"| {name} | {export_us:.1f} | {load_us:.1f} |\n"
     if namespace.train:
         text += (f"\n## Training throughput: {namespace.train:,} MaskablePPO steps, {players} "
                  "players, opponents random and heuristic\n\n"

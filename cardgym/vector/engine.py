@@ -9,8 +9,9 @@ state in arrays with one row per game and writes three kernels' worth of methods
 - :meth:`_step`: one decision in every row (the bookkeeping below included);
 - :meth:`_observe`: observations and legal-action masks of given seats;
 
-plus :meth:`export` and :meth:`load`, which move game ``i`` to and from the
-reference engine's ``State``. Everything else (seeding, the per-step arrays, random
+plus, for :meth:`export` and :meth:`load`, which move game ``i`` to and from the
+reference engine's ``State``, a ``row_format`` (:mod:`cardgym.vector.rows`: which
+columns each state field takes) and what it leaves to the engine (the log, say). Everything else (seeding, the per-step arrays, random
 legal play, playouts to the end) lives here. docs/vector.md, "Writing a batched
 engine for a game", has the whole contract and the checks an engine must pass.
 
@@ -44,6 +45,7 @@ from cardgym.errors import shorten
 from cardgym.game import Game
 from cardgym.vector._numba import MAX_THREADS, numba
 from cardgym.vector.random import random_actions, seed_states
+from cardgym.vector.rows import RowFormat
 
 __all__ = ["MAX_GAMES", "BatchedEngine"]
 
@@ -70,8 +72,13 @@ class BatchedEngine:
 
     #: The game this engine plays (set by the subclass).
     game: ClassVar[Game]
-    #: The names of the game's per-row state arrays (set by the subclass).
+    #: The names of the game's per-row state arrays (set by the subclass; the
+    #: arrays of its ``row_format`` when it has one).
     row_fields: ClassVar[tuple[str, ...]] = ()
+    #: Where the game's state lies in its row arrays (:mod:`cardgym.vector.rows`),
+    #: from which :meth:`export` and :meth:`load` pack it; ``None``: the subclass
+    #: writes its own ``export`` and ``load``.
+    row_format: ClassVar[RowFormat | None] = None
 
     def __init__(self, config: Any, num_games: int, threads: int = 1) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
@@ -101,10 +108,15 @@ class BatchedEngine:
         self.final_returns = np.zeros((n, p), np.float32)
         self.final_lengths = np.zeros(n, np.int64)
         self.chance = np.zeros(n, np.int64)
+        fields = self.row_fields
+        if self.row_format is not None:
+            for name, array in self.row_format.allocate(n).items():
+                setattr(self, name, array)
+            fields = fields or tuple(self.row_format.dtypes)
         self._allocate()
         #: Every per-row array (the game's ``row_fields`` and the bookkeeping), by
         #: name, the generators' states excepted: what :meth:`fill` copies.
-        self.row_arrays = {name: getattr(self, name) for name in (*self.row_fields, *_BOOKKEEPING)}
+        self.row_arrays = {name: getattr(self, name) for name in (*fields, *_BOOKKEEPING)}
         wrong = [name for name, array in self.row_arrays.items()
                  if not isinstance(array, np.ndarray) or array.ndim < 1 or array.shape[0] != n]
         if wrong:
@@ -114,10 +126,12 @@ class BatchedEngine:
     # ------------------------------------------------------------ the game's part
 
     def _allocate(self) -> None:
-        """Allocate the game's own state arrays, one row per game, as the attributes
-        ``row_fields`` names (:meth:`fill` copies them); tables shared by the rows
-        are other attributes."""
-        raise NotImplementedError
+        """Set up the tables the rows share (and constants of the rule config) as
+        other attributes. An engine without a ``row_format`` also allocates its
+        state arrays here, one row per game, as the attributes ``row_fields`` names
+        (:meth:`fill` copies them); with one, they are allocated already."""
+        if self.row_format is None:
+            raise NotImplementedError
 
     def _deal(self, rows: NDArray[np.bool_]) -> None:
         """New games in the rows where ``rows`` is set, from each row's generator:
@@ -148,14 +162,59 @@ class BatchedEngine:
         """Game ``i`` as the reference engine's ``State``: the same position, from
         which the AEC env observes and plays on exactly as the batched engine does.
         Its public log holds only the recent events the observations read (the
-        batched engine keeps no full history)."""
-        raise NotImplementedError
+        batched engine keeps no full history).
+
+        The default reads the fields that ``row_format`` packs, then lets
+        :meth:`_export_rest` fill in the rest (the log, say)."""
+        row_format = self._row_format()
+        rows = self._rows_of(self._row(i))
+        state = row_format.export(rows, self.config)
+        self._export_rest(rows, state)
+        return state
 
     def load(self, i: int, state: Any) -> None:
         """Put the reference ``state`` (any reachable state of this config) into row
         ``i``: its bookkeeping restarts (returns and length 0), and ``over`` is set
-        when the state's game has ended."""
-        raise NotImplementedError
+        when the state's game has ended.
+
+        The default writes the fields that ``row_format`` packs, then lets
+        :meth:`_load_rest` write the rest (from the log, say).
+
+        Raises:
+            ValueError: ``state`` is not a state of this game and rule config, or
+                does not fit a row (a pile longer than a reachable game's); the row
+                is left as it was.
+            IndexError: ``i`` is not a row.
+        """
+        row_format = self._row_format()
+        if not isinstance(state, row_format.state_type) or state.config != self.config:
+            raise ValueError(f"load takes a {self.game.title} state of this engine's rules "
+                             f"({self.config}), got {shorten(state)}")
+        i = self._row(i)
+        rows = self._rows_of(i)
+        row_format.load(rows, state)
+        self._load_rest(rows, state)
+        self._loaded(i, self.game.to_act(state), self.game.is_over(state))
+
+    def _export_rest(self, rows: dict[str, NDArray[Any]], state: Any) -> None:
+        """Fill in the fields of ``state`` that the row format leaves to the engine
+        (its :class:`~cardgym.vector.rows.Own` columns and ``unkept`` fields), from
+        ``rows`` (the row of each array, by name)."""
+
+    def _load_rest(self, rows: dict[str, NDArray[Any]], state: Any) -> None:
+        """Write what the row format leaves to the engine into ``rows``, whose packed
+        columns hold ``state`` and whose other columns are zero (a state the engine
+        would refuse must be refused by the row format, which changes nothing)."""
+
+    def _row_format(self) -> RowFormat:
+        if self.row_format is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no row_format: it "
+                                      "writes its own export and load")
+        return self.row_format
+
+    def _rows_of(self, i: int) -> dict[str, NDArray[Any]]:
+        """Row ``i`` of each array of the row format, by name (views)."""
+        return {name: getattr(self, name)[i] for name in self._row_format().dtypes}
 
     # ------------------------------------------------------------ the shared part
 

@@ -17,15 +17,14 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from cardgym.errors import shorten
 from cardgym.game import Game
 from cardgym.vector.engine import BatchedEngine
-from kakelaar_env.batched.convert import from_state, to_state
+from kakelaar_env.batched.convert import export_record, load_record
 from kakelaar_env.batched.kernels import DEAL, STEP, STEP_AUTORESET, play_rows, view_rows
-from kakelaar_env.batched.layout import WIDTH
+from kakelaar_env.batched.layout import ROW_FORMAT
 from kakelaar_env.cards import HEN, NUM_HENS
 from kakelaar_env.game import GAME
-from kakelaar_env.state import GAME_OVER, Config, State
+from kakelaar_env.state import Config, State
 
 __all__ = ["Engine"]
 
@@ -35,12 +34,12 @@ class Engine(BatchedEngine):
     :class:`~cardgym.vector.engine.BatchedEngine`)."""
 
     game: ClassVar[Game] = GAME
-    row_fields = ("board",)
+    row_format = ROW_FORMAT
     config: Config
+    board: NDArray[np.int8]
 
     def _allocate(self) -> None:
         config = self.config
-        self.board = np.zeros((self.num_games, WIDTH), np.int8)
         # The 45 worms and mother hens in type order, shuffled at each deal.
         self.pile = np.array([t for t, count in enumerate(config.worm_counts)
                               for _ in range(count)] + [HEN] * NUM_HENS, np.int8)
@@ -68,13 +67,8 @@ class Engine(BatchedEngine):
     def _legal(self, masks: NDArray[np.int8]) -> None:
         view_rows(self.board, self.to_act, self.num_players, False, self._no_obs, masks)
 
-    def export(self, i: int) -> State:
-        return to_state(self.board[self._row(i)], self.config)
+    def _export_rest(self, rows: dict[str, NDArray[Any]], state: State) -> None:
+        export_record(rows["board"], state)
 
-    def load(self, i: int, state: Any) -> None:
-        if not isinstance(state, State) or state.config != self.config:
-            raise ValueError(f"load takes a Karel Kakelaar State of this engine's rules "
-                             f"({self.config}), got {shorten(state)}")
-        i = self._row(i)
-        from_state(self.board[i], state)
-        self._loaded(i, state.current, state.phase == GAME_OVER)
+    def _load_rest(self, rows: dict[str, NDArray[Any]], state: State) -> None:
+        load_record(rows["board"], state)

@@ -18,6 +18,7 @@ from typing import Any, Final, TypeAlias
 
 import numpy as np
 
+from cardgym.vector.rows import Count, Items, Own, RowFormat, SeatBits, Value
 from kakelaar_env.cards import (
     BID_VALUE,
     HEN,
@@ -39,7 +40,7 @@ from kakelaar_env.digest import (
     DIGEST_TOOK,
     DIGEST_WIDTH,
 )
-from kakelaar_env.state import Phase
+from kakelaar_env.state import Phase, State, participants
 
 #: An integer the kernels take: a Python int or a numpy one (a row, a seat, a card).
 Int: TypeAlias = "int | np.integer[Any]"
@@ -48,84 +49,76 @@ _PILE = NUM_WORMS + NUM_HENS  # 45 worms and hens
 _PARTICIPANTS = MAX_PLAYERS + 1
 
 
-def _offsets(*fields: tuple[str, int]) -> dict[str, int]:
-    at = 0
-    out = {}
-    for name, size in fields:
-        out[name] = at
-        at += size
-    out["WIDTH"] = at
-    return out
-
-
-_AT = _offsets(
-    ("ROUND", 1), ("PHASE", 1), ("CURRENT", 1), ("CURSOR", 1), ("NUM_ASKED", 1),
-    ("ASKED", MAX_PLAYERS),
-    ("TRACTOR", 1), ("NUM_CIRCLE", 1), ("CIRCLE", MAX_PLAYERS),
-    ("HENS_OUT", 1), ("WINNERS", 1), ("WHOLE_PILES", 1),
-    ("DECK_SIZE", 1), ("DECK", _PILE),
-    ("REMOVED_SIZE", 1), ("REMOVED", _PILE),
-    ("ROW_SIZE", 1), ("ROW", MAX_PLAYERS),
-    ("UNSEEN", NUM_TYPES),
-    ("ROBOT_SIZE", 1), ("ROBOT_DECK", 15),
-    ("ROBOT_DISCARD_SIZE", 1), ("ROBOT_DISCARD", 15),
-    ("ROBOT_WON_SIZE", 1), ("ROBOT_WON", ROUNDS),
-    ("BIDS", MAX_PLAYERS), ("HEN_CHOICES", MAX_PLAYERS), ("HEN_PLAYED", MAX_PLAYERS),
-    ("NUM_PICKS", MAX_PLAYERS), ("PICKS", 2 * MAX_PLAYERS),
-    ("LAST_BIDS", _PARTICIPANTS),
-    ("HANDS", MAX_PLAYERS * NUM_TYPES), ("DISCARDS", MAX_PLAYERS * NUM_BIDDABLE),
-    ("DIGEST", _PARTICIPANTS * DIGEST_WIDTH),
-)
+#: The state's columns (:mod:`cardgym.vector.rows`). The record is rebuilt from the
+#: round digest and the stage (:mod:`~kakelaar_env.batched.convert`); ``whole_piles``
+#: is a bit mask of the seats that took their whole discard pile back in the newest
+#: round (so the record tells those cards as taken without choosing).
+ROW_FORMAT: Final = RowFormat(State, seats=MAX_PLAYERS, arrays={"board": (np.int8, (
+    Value("round"), Value("phase", into=Phase), Value("current"), Value("cursor"),
+    Count("asked"), Items("asked", MAX_PLAYERS),  # commit order
+    Value("tractor"), Count("circle"), Items("circle", MAX_PLAYERS, into=tuple),
+    Value("hens_out"), SeatBits("winners"), Own("whole_piles"),
+    Count("deck"), Items("deck", _PILE), Count("removed"), Items("removed", _PILE),
+    Count("row"), Items("row", MAX_PLAYERS),  # position 1 first
+    Items("unseen", NUM_TYPES),  # each type's count in the draw pile and the removed cards
+    Count("robot_deck"), Items("robot_deck", 15),
+    Count("robot_discard"), Items("robot_discard", 15),
+    Count("robot_won"), Items("robot_won", ROUNDS),
+    Value("bids"), Value("hen_choices"), Value("hen_played", into=bool),
+    Count("picks"), Items("picks", 2),
+    Items("last_bids", _PARTICIPANTS, length=participants),  # the robot's last
+    Items("hands", NUM_TYPES, into=bytearray), Items("discards", NUM_BIDDABLE, into=bytearray),
+    Items("round_digest", _PARTICIPANTS * DIGEST_WIDTH, into=bytes,
+          length=lambda config: (config.num_players + 1) * DIGEST_WIDTH),
+))}, unkept=("num_players", "version", "log", "record_start"))
+_at, _count = ROW_FORMAT.start, ROW_FORMAT.count
 
 #: The round (1..9) and the stage (:class:`~kakelaar_env.state.Phase`).
-ROUND: Final = _AT["ROUND"]
-PHASE: Final = _AT["PHASE"]
+ROUND: Final = _at("round")
+PHASE: Final = _at("phase")
 #: ``state.current``, ``state.cursor``, ``len(state.asked)`` and ``state.asked``.
-CURRENT: Final = _AT["CURRENT"]
-CURSOR: Final = _AT["CURSOR"]
-NUM_ASKED: Final = _AT["NUM_ASKED"]
-ASKED: Final = _AT["ASKED"]
+CURRENT: Final = _at("current")
+CURSOR: Final = _at("cursor")
+NUM_ASKED: Final = _count("asked")
+ASKED: Final = _at("asked")
 #: ``state.tractor`` (an index into the circle), ``len(state.circle)``, ``state.circle``.
-TRACTOR: Final = _AT["TRACTOR"]
-NUM_CIRCLE: Final = _AT["NUM_CIRCLE"]
-CIRCLE: Final = _AT["CIRCLE"]
+TRACTOR: Final = _at("tractor")
+NUM_CIRCLE: Final = _count("circle")
+CIRCLE: Final = _at("circle")
 #: Mother hens played so far; the winners as a bit mask (bit s: seat s).
-HENS_OUT: Final = _AT["HENS_OUT"]
-WINNERS: Final = _AT["WINNERS"]
-#: Bit mask of the seats that took their whole discard pile back in the newest round
-#: (so the record tells those cards as taken without choosing).
-WHOLE_PILES: Final = _AT["WHOLE_PILES"]
+HENS_OUT: Final = _at("hens_out")
+WINNERS: Final = _at("winners")
+WHOLE_PILES: Final = _at("whole_piles")
 #: The draw pile (top last), the cards removed unseen, the row (position 1 first).
-DECK_SIZE: Final = _AT["DECK_SIZE"]
-DECK: Final = _AT["DECK"]
-REMOVED_SIZE: Final = _AT["REMOVED_SIZE"]
-REMOVED: Final = _AT["REMOVED"]
-ROW_SIZE: Final = _AT["ROW_SIZE"]
-ROW: Final = _AT["ROW"]
-#: Count of each card type in the draw pile and the removed cards.
-UNSEEN: Final = _AT["UNSEEN"]
+DECK_SIZE: Final = _count("deck")
+DECK: Final = _at("deck")
+REMOVED_SIZE: Final = _count("removed")
+REMOVED: Final = _at("removed")
+ROW_SIZE: Final = _count("row")
+ROW: Final = _at("row")
+UNSEEN: Final = _at("unseen")
 #: The robot deck (top last), its revealed bids and the row cards it won (oldest first).
-ROBOT_SIZE: Final = _AT["ROBOT_SIZE"]
-ROBOT_DECK: Final = _AT["ROBOT_DECK"]
-ROBOT_DISCARD_SIZE: Final = _AT["ROBOT_DISCARD_SIZE"]
-ROBOT_DISCARD: Final = _AT["ROBOT_DISCARD"]
-ROBOT_WON_SIZE: Final = _AT["ROBOT_WON_SIZE"]
-ROBOT_WON: Final = _AT["ROBOT_WON"]
+ROBOT_SIZE: Final = _count("robot_deck")
+ROBOT_DECK: Final = _at("robot_deck")
+ROBOT_DISCARD_SIZE: Final = _count("robot_discard")
+ROBOT_DISCARD: Final = _at("robot_discard")
+ROBOT_WON_SIZE: Final = _count("robot_won")
+ROBOT_WON: Final = _at("robot_won")
 #: Committed choices per seat: the bid, the hen choice (1 play, 0 not), the picks.
-BIDS: Final = _AT["BIDS"]
-HEN_CHOICES: Final = _AT["HEN_CHOICES"]
-HEN_PLAYED: Final = _AT["HEN_PLAYED"]
-NUM_PICKS: Final = _AT["NUM_PICKS"]
-PICKS: Final = _AT["PICKS"]
+BIDS: Final = _at("bids")
+HEN_CHOICES: Final = _at("hen_choices")
+HEN_PLAYED: Final = _at("hen_played")
+NUM_PICKS: Final = _count("picks")
+PICKS: Final = _at("picks")
 #: The bid of each participant in the last resolved round (``len(circle)`` used).
-LAST_BIDS: Final = _AT["LAST_BIDS"]
+LAST_BIDS: Final = _at("last_bids")
 #: Hands (14 types per seat) and discard piles (13 types per seat).
-HANDS: Final = _AT["HANDS"]
-DISCARDS: Final = _AT["DISCARDS"]
+HANDS: Final = _at("hands")
+DISCARDS: Final = _at("discards")
 #: The round digest, ``DIGEST_WIDTH`` bytes per participant row.
-DIGEST: Final = _AT["DIGEST"]
+DIGEST: Final = _at("round_digest")
 #: Bytes in a row.
-WIDTH: Final = _AT["WIDTH"]
+WIDTH: Final = ROW_FORMAT.widths["board"]
 
 #: An empty choice or card (:data:`cardgym.record.NONE`).
 NONE: Final = -1

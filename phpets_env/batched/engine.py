@@ -5,7 +5,8 @@ A row holds one match in two arrays (:mod:`~phpets_env.batched.layout`): ``small
 (``int8``: cards by the reference's ids, seats, flags, the ring of recent events)
 and ``wide`` (``int32``: what each seat knows, as bits over card ids, and counters).
 Each method is one kernel call (:mod:`~phpets_env.batched.kernels`), but
-:meth:`Engine.export` and :meth:`Engine.load` (:mod:`~phpets_env.batched.convert`).
+:meth:`Engine.export` and :meth:`Engine.load`, which the row format packs
+(``layout.ROW_FORMAT``) and :mod:`~phpets_env.batched.convert` completes with the log.
 
 Two rules keep the cold compile short (numba optimizes each compiled function with
 everything it calls, and compiles a function again for each new argument type): the
@@ -25,10 +26,10 @@ from numpy.typing import NDArray
 
 from cardgym.vector.engine import BatchedEngine
 from phpets_env.batched import kernels
-from phpets_env.batched.convert import export_row, load_row
-from phpets_env.batched.layout import SMALL_WIDTH, WIDE_WIDTH, options_of
+from phpets_env.batched.convert import export_log, load_log
+from phpets_env.batched.layout import ROW_FORMAT, options_of
 from phpets_env.game import GAME
-from phpets_env.state import MATCH_OVER, State
+from phpets_env.state import State
 
 __all__ = ["Engine"]
 
@@ -37,11 +38,11 @@ class Engine(BatchedEngine):
     """``num_games`` Power Hungry Pets matches of one rule set (``config``)."""
 
     game = GAME
-    row_fields = ("small", "wide")
+    row_format = ROW_FORMAT
+    small: NDArray[np.int8]
+    wide: NDArray[np.int32]
 
     def _allocate(self) -> None:
-        self.small = np.zeros((self.num_games, SMALL_WIDTH), np.int8)
-        self.wide = np.zeros((self.num_games, WIDE_WIDTH), np.int32)
         self.options = options_of(self.config)
 
     def _deal(self, rows: NDArray[np.bool_]) -> None:
@@ -60,17 +61,10 @@ class Engine(BatchedEngine):
     def _legal(self, masks: NDArray[np.int8]) -> None:
         kernels.legal(self.small, self.options, masks)
 
-    def export(self, i: int) -> State:
-        """Match ``i`` as a reference state; its log holds the events the row keeps:
-        the public events ``recent_moves`` reads and the newest turn-start draw."""
-        i = self._row(i)
-        return export_row(self.small[i], self.wide[i], self.config)
+    def _export_rest(self, rows: dict[str, NDArray[Any]], state: State) -> None:
+        """The log: the public events ``recent_moves`` reads and the newest turn-start
+        draw."""
+        export_log(rows["small"], rows["wide"], state)
 
-    def load(self, i: int, state: Any) -> None:
-        """Put a reference state of this config into row ``i`` (bookkeeping restarted;
-        ``over`` set if its match has ended)."""
-        i = self._row(i)
-        if not isinstance(state, State) or state.config != self.config:
-            raise ValueError(f"load needs a Power Hungry Pets state of {self.config}")
-        load_row(self.small[i], self.wide[i], state)
-        self._loaded(i, state.to_act, state.phase == MATCH_OVER)
+    def _load_rest(self, rows: dict[str, NDArray[Any]], state: State) -> None:
+        load_log(rows["small"], rows["wide"], state)

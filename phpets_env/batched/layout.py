@@ -19,6 +19,7 @@ from typing import Final
 import numpy as np
 
 from cardgym.record import NONE
+from cardgym.vector.rows import Count, Items, Own, RowFormat, Value
 from phpets_env import actions as _actions
 from phpets_env import events as _events
 from phpets_env.actions import (
@@ -48,65 +49,75 @@ from phpets_env.state import (
     ROBOVAC_OPTIONS,
     START_PLAYER_OPTIONS,
     Config,
+    Phase,
+    State,
 )
 
 __all__ = ["options_of"]
 
 
-class _Columns:
-    """Hands out consecutive runs of columns."""
-
-    def __init__(self) -> None:
-        self.size = 0
-
-    def take(self, count: int = 1) -> int:
-        start = self.size
-        self.size += count
-        return start
-
-
-# ------------------------------------------------------------------ small (int8)
-_small = _Columns()
-DECK: Final = _small.take(NUM_CARDS)  # the draw pile's card ids, top card last
-DECK_LEN: Final = _small.take()
-HANDS: Final = _small.take(MAX_PLAYERS * 2)  # seat s: HANDS + 2 * s, in hand order
-HAND_LEN: Final = _small.take(MAX_PLAYERS)
-ROWS: Final = _small.take(MAX_PLAYERS * NUM_CARDS)  # seat s: ROWS + NUM_CARDS * s
-ROW_LEN: Final = _small.take(MAX_PLAYERS)
-ASIDE: Final = _small.take()  # the face-down set-aside card, or -1
-PENDING: Final = _small.take()  # the card held out by Mouse Trapper, or -1
-FACE_UP: Final = _small.take(2)
-FACE_UP_LEN: Final = _small.take()
-IN_ROUND: Final = _small.take(MAX_PLAYERS)
-PROTECTED: Final = _small.take(MAX_PLAYERS)
-TOKENS: Final = _small.take(MAX_PLAYERS)
-SUPPLY: Final = _small.take()
-PHASE: Final = _small.take()
-TO_ACT: Final = _small.take()
-ROUND_START: Final = _small.take()
-WATCHERS: Final = _small.take()  # deck_watchers, a bit mask of seats
-ROUND_WINNERS: Final = _small.take(MAX_PLAYERS)  # in the reference's order
-NUM_ROUND_WINNERS: Final = _small.take()
-MATCH_WINNERS: Final = _small.take(MAX_PLAYERS)
-NUM_MATCH_WINNERS: Final = _small.take()
-DRAW_SEAT: Final = _small.take()  # the newest turn-start draw: its seat (-1: none)
-DRAW_VALUE: Final = _small.take()  # and the value drawn
 #: The newest public events but the turn-start draws, a ring of RECENT_EVENTS slots of
 #: EVENT_FIELDS columns each; the event numbered k (counted in ``wide[EVENTS]``) is in
 #: slot k % RECENT_EVENTS.
 EVENT_FIELDS: Final = 7  # actor, what, target, card, result, secret, seen_by
-RING: Final = _small.take(RECENT_EVENTS * EVENT_FIELDS)
-SMALL_WIDTH: Final = _small.size
 
-# ------------------------------------------------------------------ wide (int32)
-_wide = _Columns()
-KNOWN: Final = _wide.take(MAX_PLAYERS)  # per seat, bits over card ids (State.known)
-TRAPPED: Final = _wide.take(MAX_PLAYERS)  # per seat, bits over card ids (State.trapped)
-RULED_OUT: Final = _wide.take(MAX_PLAYERS)  # per seat, bits over values (State.ruled_out)
-ROUND_NUMBER: Final = _wide.take()
-EVENTS: Final = _wide.take()  # public events (less turn-start draws) logged in the match
-DRAW_AT: Final = _wide.take()  # EVENTS when the newest turn-start draw was logged
-WIDE_WIDTH: Final = _wide.size
+#: The state's columns (:mod:`cardgym.vector.rows`): lists keep the reference's order
+#: and their length; what each seat knows is bits over card ids (``wide``). The log is
+#: kept short (:mod:`~phpets_env.batched.convert`): the ring of recent events and the
+#: newest turn-start draw.
+ROW_FORMAT: Final = RowFormat(State, seats=MAX_PLAYERS, unkept=("num_players",), arrays={
+    "small": (np.int8, (
+        Items("deck", NUM_CARDS), Count("deck"),  # the draw pile, top card last
+        Items("hands", 2), Count("hands"),  # in hand order
+        Items("rows", NUM_CARDS), Count("rows"),
+        Value("aside"), Value("pending"),  # the set-aside card; Mouse Trapper's held-out card
+        Items("face_up", 2), Count("face_up"),
+        Value("in_round", into=bool), Value("protected", into=bool), Value("tokens"),
+        Value("token_supply"), Value("phase", into=Phase), Value("to_act"), Value("round_start"),
+        Value("deck_watchers"),  # a bit mask of seats
+        Items("round_winners", MAX_PLAYERS, into=tuple), Count("round_winners"),
+        Items("match_winners", MAX_PLAYERS, into=tuple), Count("match_winners"),
+        Own("draw_seat"), Own("draw_value"),  # the newest turn-start draw: seat (-1: none), value
+        Own("log", RECENT_EVENTS * EVENT_FIELDS))),
+    "wide": (np.int32, (
+        Value("known"), Value("trapped"), Value("ruled_out"), Value("round_number"),
+        Own("events"),  # public events (less turn-start draws) logged in the match
+        Own("draw_at"))),  # ``events`` when the newest turn-start draw was logged
+})
+_at, _count = ROW_FORMAT.start, ROW_FORMAT.count
+DECK: Final = _at("deck")
+DECK_LEN: Final = _count("deck")
+HANDS: Final = _at("hands")  # seat s: HANDS + 2 * s
+HAND_LEN: Final = _count("hands")
+ROWS: Final = _at("rows")  # seat s: ROWS + NUM_CARDS * s
+ROW_LEN: Final = _count("rows")
+ASIDE: Final = _at("aside")
+PENDING: Final = _at("pending")
+FACE_UP: Final = _at("face_up")
+FACE_UP_LEN: Final = _count("face_up")
+IN_ROUND: Final = _at("in_round")
+PROTECTED: Final = _at("protected")
+TOKENS: Final = _at("tokens")
+SUPPLY: Final = _at("token_supply")
+PHASE: Final = _at("phase")
+TO_ACT: Final = _at("to_act")
+ROUND_START: Final = _at("round_start")
+WATCHERS: Final = _at("deck_watchers")
+ROUND_WINNERS: Final = _at("round_winners")
+NUM_ROUND_WINNERS: Final = _count("round_winners")
+MATCH_WINNERS: Final = _at("match_winners")
+NUM_MATCH_WINNERS: Final = _count("match_winners")
+DRAW_SEAT: Final = _at("draw_seat")
+DRAW_VALUE: Final = _at("draw_value")
+RING: Final = _at("log")
+SMALL_WIDTH: Final = ROW_FORMAT.widths["small"]
+KNOWN: Final = _at("known")
+TRAPPED: Final = _at("trapped")
+RULED_OUT: Final = _at("ruled_out")
+ROUND_NUMBER: Final = _at("round_number")
+EVENTS: Final = _at("events")
+DRAW_AT: Final = _at("draw_at")
+WIDE_WIDTH: Final = ROW_FORMAT.widths["wide"]
 
 # ------------------------------------------------------------------ the game's numbers
 #: -1: no card, no seat, no field. The constants the kernels pass to functions are

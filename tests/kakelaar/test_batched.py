@@ -193,6 +193,18 @@ def test_load_refuses_a_state_of_other_rules() -> None:
         engine.load(0, GAME.new_game(GAME.make_config(4), np.random.default_rng(0)))
 
 
+def test_load_refuses_a_pile_longer_than_a_row_holds_and_leaves_the_row_as_it_was() -> None:
+    engine = engine_of(3, 2)
+    engine.reset(seed=0)
+    before = {name: array.copy() for name, array in engine.row_arrays.items()}
+    state = GAME.new_game(engine.config, np.random.default_rng(0))
+    state.deck = state.deck * 3
+    with pytest.raises(ValueError, match=r"deck holds \d+ entries; a row has room for 45"):
+        engine.load(1, state)
+    for name, array in engine.row_arrays.items():
+        assert np.array_equal(array, before[name]), name
+
+
 def test_an_exported_state_plays_on_in_the_aec_env_as_the_row_does() -> None:
     engine = engine_of(2, 4)
     engine.reset(seed=11)

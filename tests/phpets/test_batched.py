@@ -198,6 +198,25 @@ def test_load_refuses_a_state_of_another_table() -> None:
         engine.export(2)
 
 
+def test_load_refuses_a_state_that_does_not_fit_a_row_and_leaves_the_row_as_it_was() -> None:
+    """Hands hold two cards at most (the row's room); a value beyond a column's dtype
+    is refused too; the row and its bookkeeping stay those of the game before."""
+    engine = GAME.make_batched(2, 3)
+    engine.reset(seed=1)
+    engine.step(engine.random_actions(engine.legal_masks()))
+    before = {name: array.copy() for name, array in engine.row_arrays.items()}
+    state = _seeded_states(3, {}, seed=0, limit=1)[0]
+    state.hands[1] = state.hands[1] + [0, 1]
+    with pytest.raises(ValueError, match=r"hands\[1\] holds \d entries; a row has room for 2"):
+        engine.load(0, state)
+    state = _seeded_states(3, {}, seed=0, limit=1)[0]
+    state.round_number = 1 << 40
+    with pytest.raises(ValueError, match="round_number holds 1099511627776, which its int32"):
+        engine.load(1, state)
+    for name, array in engine.row_arrays.items():
+        assert np.array_equal(array, before[name]), name
+
+
 # ------------------------------------------------------------------ deals
 
 
