@@ -381,7 +381,7 @@ def test_without_the_extra_rllib_says_how_to_install_it(
 
 def test_the_command_line_and_the_agents_do_not_import_ray() -> None:
     code = ("import sys\n"
-            "import agents.commands, agents.rllib, agents.rllib.commands, agents.rllib.policy\n"
+            "import cardgym_cli.train, agents.rllib, agents.rllib.commands, agents.rllib.policy\n"
             "import agents.rllib.train, agents.specs, cardgym_cli\n"
             "cardgym_cli.build_parser()\n"
             "assert 'ray' not in sys.modules, sorted(m for m in sys.modules if 'ray' in m)\n")
