@@ -36,7 +36,8 @@ from cardgym.observation import ObservationSpec
 from cardgym.record import Event
 from cardgym.table import TableSpec
 
-__all__ = ["Game", "Layout", "Rounds", "Variant", "check_game", "load"]
+__all__ = ["CAPABILITIES", "Capability", "Game", "Layout", "Rounds", "Variant", "capabilities",
+           "check_game", "lacking", "load"]
 
 Generator = np.random.Generator
 
@@ -345,6 +346,44 @@ class Game:
 #: The parts a game must fill (the rest have defaults).
 REQUIRED = tuple(f.name for f in dataclasses.fields(Game)
                  if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+
+
+@dataclass(frozen=True)
+class Capability:
+    """An optional part of the contract, and what the library does with it."""
+
+    part: str
+    gives: str
+
+
+#: The optional parts whose absence takes something away, in the order of the
+#: contract, with what each makes available (:func:`lacking`).
+CAPABILITIES: tuple[Capability, ...] = (
+    Capability("position_format", "the published JSON Schema of its positions "
+               "(python -m cardgym.position_schema)"),
+    Capability("hidden_choices", "ismcts:reading=heuristic|policy (samples weighed by a model "
+               "of the other seats' hidden choices)"),
+    Capability("parallel_entry_point", "a native parallel env (Game.make_parallel_env; "
+               "PettingZoo's aec_to_parallel works without it)"),
+    Capability("batched", "the batched engine: cardgym.vector.make, train, eval and arena "
+               "--vector, ismcts:rollout=batched"),
+    Capability("heuristic", "the heuristic agent, and ismcts prior=heuristic (the default), "
+               "rollout=heuristic and reading=heuristic"),
+)
+
+
+def capabilities(game: Game) -> dict[str, bool]:
+    """Whether the game has each optional part :data:`CAPABILITIES` names, by part."""
+    return {capability.part: bool(getattr(game, capability.part))
+            for capability in CAPABILITIES}
+
+
+def lacking(game: Game) -> list[str]:
+    """The optional parts ``game`` lacks, one line each, with what is therefore not
+    available (empty: it has them all). Not errors: :func:`check_game` lists those."""
+    have = capabilities(game)
+    return [f"{capability.part}: not given, so not available: {capability.gives}"
+            for capability in CAPABILITIES if not have[capability.part]]
 
 
 def check_game(game: Game) -> list[str]:
