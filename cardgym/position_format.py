@@ -32,7 +32,8 @@ every field with a ``json`` name has its key (and each key its fields), and give
 from __future__ import annotations
 
 import copy as _copy
-from collections.abc import Callable, Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -196,12 +197,16 @@ class OneCard(Codec):
     ``parse`` reads a card (raising ``ValueError`` that says what the cards are), and
     ``value`` turns the engine's card into the number named (identity by default: a
     game that keeps physical ids maps them to values). ``none``: the engine's number
-    for "no card", written ``null``; ``None``: a card is required."""
+    for "no card", written ``null``; ``None``: a card is required. ``only``: the card
+    numbers allowed here (``None``: every card), ``rule`` the rule that says so, for
+    the error."""
 
     names: tuple[str, ...]
     parse: Callable[[Any], int]
     value: Callable[[int], int] | None = None
     none: int | None = None
+    only: frozenset[int] | None = None
+    rule: str = ""
 
     def write(self, value: Any) -> str | None:
         if self.none is not None and value == self.none:
@@ -211,36 +216,50 @@ class OneCard(Codec):
     def read(self, raw: object, where: str) -> int:
         if raw is None and self.none is not None:
             return self.none
-        return read_card(raw, where, self.parse)
+        card = read_card(raw, where, self.parse)
+        if self.only is not None and card not in self.only:
+            raise ScenarioError(f"{where} is {self.names[card]}; {self.rule}")
+        return card
 
     def optional(self, none: int = NONE) -> OneCard:
         """The same card, or ``null`` for ``none``."""
-        return OneCard(self.names, self.parse, self.value, none)
+        return dataclasses.replace(self, none=none)
+
+    def among(self, cards: Iterable[int], rule: str) -> OneCard:
+        """The same card, one of ``cards`` only, as ``rule`` says."""
+        return dataclasses.replace(self, only=frozenset(cards), rule=rule)
 
     def schema(self) -> JSON:
-        card = {"enum": list(self.names)}
+        names = [name for number, name in enumerate(self.names)
+                 if self.only is None or number in self.only]
+        card = {"enum": names}
         return card if self.none is None else _or_null(card)
 
 
 @dataclass(frozen=True)
 class Cards(Codec):
     """A list of cards; ``top_first``: the engine keeps it top last (a pile), the
-    position top first. Read back in the position's order."""
+    position top first. Read back in the position's order. ``null_empty``: ``null``
+    reads as the empty list."""
 
     card: OneCard
     top_first: bool = False
+    null_empty: bool = False
 
     def write(self, value: Any) -> list[Any]:
         cards = reversed(value) if self.top_first else value
         return [self.card.write(card) for card in cards]
 
     def read(self, raw: object, where: str) -> list[int]:
+        if raw is None and self.null_empty:
+            return []
         if not is_list(raw):
             raise ScenarioError(f"{where} must be a list of cards, got {shorten(raw)}")
         return [self.card.read(item, f"{where}[{i}]") for i, item in enumerate(raw)]
 
     def schema(self) -> JSON:
-        return {"type": "array", "items": self.card.schema()}
+        cards = {"type": "array", "items": self.card.schema()}
+        return _or_null(cards) if self.null_empty else cards
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,6 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from cardgym import scenario
-from cardgym.errors import ScenarioError, shorten
 from cardgym.position_format import (
     Cards,
     Codec,
@@ -32,8 +30,15 @@ from cardgym.position_format import (
     Seat,
     Seats,
 )
-from cardgym.record import NONE
-from kakelaar_env.cards import CHICKEN_TYPES, HEN, NUM_HENS, ROUNDS, TYPE_NAMES, parse_card
+from kakelaar_env.cards import (
+    CHICKEN_TYPES,
+    NUM_BIDDABLE,
+    NUM_HENS,
+    ROUNDS,
+    ROW_TYPES,
+    TYPE_NAMES,
+    parse_card,
+)
 from kakelaar_env.events import EVENT_NAMES
 from kakelaar_env.state import PHASE_NAMES, Config, State, participants
 
@@ -53,6 +58,22 @@ def _cards(config: Config) -> Codec:
     return Cards(card_codec(config))
 
 
+def _turned_up(config: Config) -> OneCard:
+    """A card of the draw pile, the row or the removed cards: a worm or a mother hen."""
+    return card_codec(config).among(ROW_TYPES, "the draw pile, the row and the removed cards "
+                                    "hold worms and hens only (chickens are dealt to the hands)")
+
+
+def _bid(config: Config) -> OneCard:
+    """A card bid, or null: never a mother hen."""
+    return card_codec(config).among(range(NUM_BIDDABLE), "a mother hen can never be "
+                                    "bid").optional()
+
+
+def _robot_card(config: Config) -> OneCard:
+    return card_codec(config).among(CHICKEN_TYPES, "the robot deck holds chickens 3..7 only")
+
+
 def _per_seat(item: Callable[[Config], Codec], what: str,
               count: Callable[[Config], int] = lambda c: c.num_players,
               ) -> Callable[[Config], Codec]:
@@ -70,20 +91,19 @@ FORMAT = (
     Key("circle", lambda c: Seats(participants(c)), when=_robot),
     Key("hands", _per_seat(lambda c: Counts(card_codec(c)), "list of cards")),
     Key("discards", _per_seat(lambda c: Counts(card_codec(c)), "list of cards")),
-    Key("row", _cards),
-    Key("deck", lambda c: Cards(card_codec(c), top_first=True)),
-    Key("deck_top", _cards, read_only=True),
-    Key("removed", _cards),
+    Key("row", lambda c: Cards(_turned_up(c))),
+    Key("deck", lambda c: Cards(_turned_up(c), top_first=True)),
+    Key("deck_top", lambda c: Cards(_turned_up(c)), read_only=True),
+    Key("removed", lambda c: Cards(_turned_up(c))),
     Key("hens_out", lambda c: Integer(0, NUM_HENS)),
-    Key("bids", _per_seat(lambda c: card_codec(c).optional(), "card or null")),
-    Key("hen_choices", _per_seat(lambda c: OptionalFlag(), "choice")),
+    Key("bids", _per_seat(_bid, "card or null")),
+    Key("hen_choices", _per_seat(lambda c: OptionalFlag(), "choice (true, false or null)")),
     Key("hen_played", _per_seat(lambda c: Flag(), "flag")),
-    Key("picks", _per_seat(_cards, "list of cards")),
-    Key("last_bids", _per_seat(lambda c: card_codec(c).optional(), "card or null",
-                               participants)),
-    Key("robot_deck", lambda c: Cards(card_codec(c), top_first=True), when=_robot),
-    Key("robot_discard", _cards, when=_robot),
-    Key("robot_won", _cards, when=_robot),
+    Key("picks", _per_seat(lambda c: Cards(card_codec(c), null_empty=True), "list of cards")),
+    Key("last_bids", _per_seat(_bid, "card or null (the robot last)", participants)),
+    Key("robot_deck", lambda c: Cards(_robot_card(c), top_first=True), when=_robot),
+    Key("robot_discard", lambda c: Cards(_robot_card(c)), when=_robot),
+    Key("robot_won", lambda c: Cards(_turned_up(c)), when=_robot),
     Key("winners", lambda c: Seats(c.num_players)),
     Key("log", lambda c: Record(EVENT_NAMES)),
 )
@@ -99,42 +119,3 @@ def position(state: State) -> dict[str, Any]:
     """``state`` as a scenario naming everything, in JSON types, keys in the order of
     :data:`FORMAT` (the two-player keys only with two players)."""
     return position_format(state.config).write(state)
-
-
-# ------------------------------------------------------------- reading
-
-
-def card(value: object, where: str) -> int:
-    """A card type from its name (see :func:`kakelaar_env.cards.parse_card`)."""
-    return scenario.read_card(value, where, parse_card)
-
-
-def card_list(value: object, where: str, worms_and_hens: bool = False) -> list[int]:
-    """A list of cards; ``worms_and_hens``: no chickens (a pile that holds only the
-    cards turned up from the draw pile)."""
-    cards = scenario.read_cards(value, where, parse_card)
-    if worms_and_hens:
-        for i, kind in enumerate(cards):
-            if kind in CHICKEN_TYPES:
-                raise ScenarioError(f"{where}[{i}] is {TYPE_NAMES[kind]}; {where} holds worms "
-                                    "and hens only")
-    return cards
-
-
-def per_entry(value: object, where: str, count: int, read: Callable[[object, str], T],
-              what: str) -> list[T]:
-    """``count`` values, ``read(item, where[i])`` each; ``what`` says what an entry is
-    (for the error)."""
-    if not scenario.is_list(value) or len(value) != count:
-        raise ScenarioError(f"{where} must hold {count} entries ({what}), got {shorten(value)}")
-    return [read(item, f"{where}[{i}]") for i, item in enumerate(value)]
-
-
-def card_or_none(value: object, where: str) -> int:
-    """A card, or :data:`~cardgym.record.NONE` for ``None``; never a mother hen (a bid)."""
-    if value is None:
-        return NONE
-    kind = card(value, where)
-    if kind == HEN:
-        raise ScenarioError(f"{where} is a mother hen; a mother hen can never be bid")
-    return kind

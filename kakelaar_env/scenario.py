@@ -111,7 +111,7 @@ from kakelaar_env.cards import (
 from kakelaar_env.events import ROUND
 from kakelaar_env.flow import start_round
 from kakelaar_env.invariants import check_invariants
-from kakelaar_env.position import FORMAT, card_list, position_format
+from kakelaar_env.position import FORMAT, position_format
 from kakelaar_env.scenario_cards import (
     check_reach,
     deck_top_of,
@@ -222,13 +222,12 @@ def check_scenario(config: Config, scenario: Mapping[str, Any]) -> Setup:
     log = form.read(scenario, "log")
     first = _first_holder(scenario, n, round_, log)
     hands, discards = owned(config, scenario)
-    row = row_of(scenario, n, stage)
-    deck_top, needed = deck_top_of(scenario, n, round_, stage, row is None)
-    removed = (card_list(scenario["removed"], "removed", worms_and_hens=True)
-               if "removed" in scenario else None)
+    row = row_of(form, scenario, stage)
+    deck_top, needed = deck_top_of(form, scenario, round_, stage, row is None)
+    removed = form.read(scenario, "removed")
     hens_out = form.read(scenario, "hens_out", 0)
     revealed = revealed_rounds(round_, stage)
-    robot_won = robot_won_of(scenario, revealed)
+    robot_won = robot_won_of(form, scenario, revealed)
     named = (deck_top + (row or []) + (removed or []) + robot_won + [HEN] * hens_out
              + [card for cards in (hands or []) + discards for card in cards])
     pool = pool_of(config, named, needed - len(deck_top), removed is not None)
@@ -236,8 +235,8 @@ def check_scenario(config: Config, scenario: Mapping[str, Any]) -> Setup:
     check_reach(config, hands if hands is not None else [list(CHICKEN_TYPES)] * n, discards,
                 rows_left, rows_left + (1 if stage == HEN_STAGE else 0))
     robot_size = 15 - revealed
-    robot_top = robot_top_of(scenario, robot_size, round_, stage)
-    robot_discard = robot_discard_of(scenario, robot_top, revealed)
+    robot_top = robot_top_of(form, scenario, robot_size, round_, stage)
+    robot_discard = robot_discard_of(form, scenario, robot_top, revealed)
     return Setup(round_, phase, first, hands, discards, row, deck_top, needed, pool, removed,
                  hens_out, robot_top, robot_size, robot_discard, robot_won, log)
 

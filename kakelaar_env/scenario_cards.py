@@ -13,6 +13,7 @@ from operator import mul
 from typing import Any
 
 from cardgym.errors import ScenarioError, shorten
+from cardgym.position_format import PositionFormat
 from kakelaar_env.cards import (
     CHICKEN_TYPES,
     HEN,
@@ -28,7 +29,7 @@ from kakelaar_env.cards import (
     count_types,
     row_size,
 )
-from kakelaar_env.position import card_list, position_format
+from kakelaar_env.position import position_format
 from kakelaar_env.state import BID, PHASE_NAMES, Config, Phase
 
 #: Chickens of each value in the robot deck with two players (three unused colours).
@@ -56,12 +57,13 @@ def owned(config: Config, scenario: Mapping[str, Any],
     return hands, discards
 
 
-def row_of(scenario: Mapping[str, Any], n: int, phase: Phase) -> list[int] | None:
+def row_of(form: PositionFormat, scenario: Mapping[str, Any], phase: Phase) -> list[int] | None:
     """The row named by ``row``: one card per position in the bid stage, else empty
     (``None``: not given, in the bid stage: the top of the draw pile)."""
     if "row" not in scenario:
         return None if phase == BID else []
-    row = card_list(scenario["row"], "row", worms_and_hens=True)
+    row: list[int] = form.read(scenario, "row")
+    n = form.config.num_players
     size = row_size(n) if phase == BID else 0
     if len(row) != size:
         allowed = (f"the row of the bid stage holds {size} cards with {n} players" if size
@@ -71,15 +73,16 @@ def row_of(scenario: Mapping[str, Any], n: int, phase: Phase) -> list[int] | Non
     return row
 
 
-def deck_top_of(scenario: Mapping[str, Any], n: int, round_: int, phase: Phase,
+def deck_top_of(form: PositionFormat, scenario: Mapping[str, Any], round_: int, phase: Phase,
                 with_row: bool) -> tuple[list[int], int]:
     """The named top of the draw pile (top first) and the size of the whole pile (the
     bid stage's row on top of it when ``with_row``)."""
+    n = form.config.num_players
     size = row_size(n)
     with_row = with_row and phase == BID
     needed = (ROUNDS - round_ + (1 if with_row else 0)) * size
     key = "deck" if "deck" in scenario else "deck_top"
-    deck_top = card_list(scenario.get(key, []), key, worms_and_hens=True)
+    deck_top: list[int] = form.read(scenario, key, [])
     if len(deck_top) > needed or (key == "deck" and len(deck_top) != needed):
         what = (f"from round {round_}" if with_row else f"beneath the row of round {round_}"
                 if phase == BID else f"after round {round_}'s row")
@@ -175,25 +178,25 @@ def check_reach(config: Config, hands: list[list[int]], discards: list[list[int]
                 + f"; the observation's scores go up to {MAX_SCORE} (nine worms of value 8)")
 
 
-def robot_won_of(scenario: Mapping[str, Any], revealed: int) -> list[int]:
+def robot_won_of(form: PositionFormat, scenario: Mapping[str, Any], revealed: int) -> list[int]:
     """``robot_won``: the row cards the robot won, at most one per round shared out
     (default none; a scenario begun after round 1 may leave them out: they count as
     removed)."""
     if "robot_won" not in scenario:
         return []
-    cards = card_list(scenario["robot_won"], "robot_won", worms_and_hens=True)
+    cards: list[int] = form.read(scenario, "robot_won")
     if len(cards) > revealed:
         raise ScenarioError(f"robot_won names {len(cards)} cards; the robot has won one card "
                             f"in each of the {revealed} round(s) shared out so far")
     return cards
 
 
-def robot_top_of(scenario: Mapping[str, Any], robot_size: int, round_: int,
+def robot_top_of(form: PositionFormat, scenario: Mapping[str, Any], robot_size: int, round_: int,
                  phase: Phase) -> list[int]:
     """The named top of the robot deck (top first)."""
     if "robot_deck" not in scenario:
         return []
-    robot_top = _robot_chickens(scenario["robot_deck"], "robot_deck")
+    robot_top = _robot_chickens(form, scenario, "robot_deck")
     if len(robot_top) > robot_size:
         when = f"from round {round_}" if phase == BID else f"after round {round_}'s bids"
         raise ScenarioError(f"the robot deck holds {robot_size} cards {when}; robot_deck "
@@ -201,13 +204,13 @@ def robot_top_of(scenario: Mapping[str, Any], robot_size: int, round_: int,
     return robot_top
 
 
-def robot_discard_of(scenario: Mapping[str, Any], robot_top: list[int],
+def robot_discard_of(form: PositionFormat, scenario: Mapping[str, Any], robot_top: list[int],
                      revealed: int) -> list[int] | None:
     """The robot's revealed bids, oldest first (``None``: not given); with the deck's
     named top, at most three chickens of each value."""
     if "robot_discard" not in scenario:
         return None
-    discard = _robot_chickens(scenario["robot_discard"], "robot_discard")
+    discard = _robot_chickens(form, scenario, "robot_discard")
     if len(discard) != revealed:
         raise ScenarioError(f"robot_discard names {len(discard)} cards; the robot has bid "
                             f"one in each of the {revealed} round(s) shared out so far")
@@ -220,13 +223,10 @@ def robot_discard_of(scenario: Mapping[str, Any], robot_top: list[int],
     return discard
 
 
-def _robot_chickens(value: object, key: str) -> list[int]:
-    cards = card_list(value, key)
+def _robot_chickens(form: PositionFormat, scenario: Mapping[str, Any], key: str) -> list[int]:
+    cards: list[int] = form.read(scenario, key)
     counts = count_types(cards)
-    for i, card in enumerate(cards):
-        if card not in CHICKEN_TYPES:
-            raise ScenarioError(f"{key}[{i}] is {TYPE_NAMES[card]}; the robot deck "
-                                "holds chickens 3..7 only")
+    for card in cards:
         if counts[card] > ROBOT_COPIES:
             raise ScenarioError(f"{key} names {TYPE_NAMES[card]} {counts[card]} times; "
                                 f"the robot has {ROBOT_COPIES} of each value")

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from cardgym.errors import ScenarioError, shorten
 from cardgym.record import NONE, Event
-from cardgym.scenario import read_flag, read_int
+from cardgym.scenario import read_int
 from kakelaar_env.cards import CHICKEN_TYPES, HEN, TYPE_NAMES
 from kakelaar_env.digest import round_digest
 from kakelaar_env.events import BID as BID_EVENT
@@ -36,7 +36,7 @@ from kakelaar_env.events import (
     blank_secret,
 )
 from kakelaar_env.events import HEN as HEN_EVENT
-from kakelaar_env.position import card_list, card_or_none, per_entry
+from kakelaar_env.position import position_format
 from kakelaar_env.scoring import final_winners, scores
 from kakelaar_env.state import (
     BID,
@@ -116,11 +116,9 @@ def stage_seats(state: State) -> list[int]:
 
 
 def _hen_played(state: State, scenario: Mapping[str, Any]) -> list[bool]:
-    n = state.num_players
     if "hen_played" not in scenario:
-        return [False] * n
-    played = per_entry(scenario["hen_played"], "hen_played", n, read_flag,
-                       "per seat: whether it played a mother hen in this mother-hen step")
+        return [False] * state.num_players
+    played: list[bool] = position_format(state.config).read(scenario, "hen_played")
     if any(played) and state.phase not in _TAKE_STAGES:
         raise ScenarioError(
             f"hen_played names seats in stage {shorten(PHASE_NAMES[state.phase])}; the mother hens "
@@ -136,13 +134,14 @@ def _commits(state: State, scenario: Mapping[str, Any]) -> list[int]:
     """Set the committed choices; the seats that have committed in this stage, in
     the stage's order."""
     n, phase, asked = state.num_players, state.phase, state.asked
-    none = [None] * n
-    bids = per_entry(scenario.get("bids", none), "bids", n, card_or_none,
-                     "per seat: the card bid face down in this bid stage, or null")
-    choices = per_entry(scenario.get("hen_choices", none), "hen_choices", n, _choice,
-                        "per seat: true or false committed in this hen stage, or null")
-    picks = per_entry(scenario.get("picks", none), "picks", n, _picks,
-                      "per seat: the cards picked to take back so far, up to two")
+    form = position_format(state.config)
+    bids = form.read(scenario, "bids", [NONE] * n)
+    choices = form.read(scenario, "hen_choices", [NONE] * n)
+    picks = form.read(scenario, "picks", [[] for _ in range(n)])
+    for seat, cards in enumerate(picks):
+        if len(cards) > 2:
+            raise ScenarioError(f"picks[{seat}] names {len(cards)} cards; a hen player takes "
+                                "back two")
     for key, values, stage in (("bids", bids, (BID,)), ("picks", picks, _TAKE_STAGES),
                                ("hen_choices", choices, (HEN_STAGE,))):
         for seat, value in enumerate(values):
@@ -163,17 +162,6 @@ def _commits(state: State, scenario: Mapping[str, Any]) -> list[int]:
     if phase == HEN_STAGE:
         return [seat for seat in asked if choices[seat] != NONE]
     return [seat for seat in asked if len(picks[seat]) == (1 if phase == TAKE_FIRST else 2)]
-
-
-def _choice(value: object, where: str) -> int:
-    return NONE if value is None else int(read_flag(value, where))
-
-
-def _picks(value: object, where: str) -> list[int]:
-    cards = [] if value is None else card_list(value, where)
-    if len(cards) > 2:
-        raise ScenarioError(f"{where} names {len(cards)} cards; a hen player takes back two")
-    return cards
 
 
 def _check_choice(state: State, seat: int, bid: int, choice: int, picks: list[int]) -> None:
@@ -204,9 +192,7 @@ def set_last_bids(state: State, scenario: Mapping[str, Any]) -> None:
     if "last_bids" not in scenario:
         return
     count = len(state.circle)
-    bids = per_entry(scenario["last_bids"], "last_bids", count, card_or_none,
-                     "per participant, the robot last: the card bid in the last round "
-                     "shared out, or null")
+    bids: list[int] = position_format(state.config).read(scenario, "last_bids")
     if state.round == 1 and state.phase == BID and bids != [NONE] * count:
         raise ScenarioError("last_bids must be all null in round 1's bid stage: no round has "
                             "been shared out yet")

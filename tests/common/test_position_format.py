@@ -184,3 +184,29 @@ def test_a_key_with_two_fields_needs_a_source() -> None:
 
     with pytest.raises(TypeError, match=r"position key 'out' needs one state field"):
         PositionFormat([Key("out", lambda c: SeatsWhere(c.num_players))], Twice, Config())
+
+
+def test_a_card_limited_to_some_cards_refuses_the_others_by_its_rule_and_in_its_schema() -> None:
+    faces = CARD.among((1, 2), "only faces go there")
+    assert faces.read("queen", "pile[0]") == 2
+    with pytest.raises(ScenarioError, match=r"^pile\[1\] is ace; only faces go there$"):
+        Cards(faces).read(["king", "ace"], "pile")
+    assert faces.schema() == {"enum": ["king", "queen"]}
+    bid = faces.optional()
+    assert bid.read(None, "bid") == NONE and bid.only == faces.only
+    with pytest.raises(ScenarioError, match="bid is ace; only faces go there"):
+        bid.read("ace", "bid")
+    validator = jsonschema.Draft202012Validator(Cards(faces).schema())
+    assert validator.is_valid(["queen"]) and not validator.is_valid(["ace"])
+
+
+def test_a_card_list_that_takes_null_for_empty_reads_it_so_and_says_so_in_its_schema() -> None:
+    picks = Cards(CARD, null_empty=True)
+    assert picks.read(None, "picks[1]") == [] and picks.read(["ace"], "picks[0]") == [0]
+    with pytest.raises(ScenarioError, match=r"picks\[0\] must be a list of cards, got 'ace'"):
+        picks.read("ace", "picks[0]")
+    with pytest.raises(ScenarioError, match="must be a list of cards, got None"):
+        Cards(CARD).read(None, "deck")
+    validator = jsonschema.Draft202012Validator(picks.schema())
+    assert validator.is_valid(None) and validator.is_valid(["king"])
+    assert not validator.is_valid("king")

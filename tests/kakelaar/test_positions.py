@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonschema
 import numpy as np
 import pytest
 
 from cardgym.actions import actions_of
 from cardgym.errors import ScenarioError
+from cardgym.position_schema import position_schema
 from cardgym.record import log_to_json
 from kakelaar_env import env, parallel_env
 from kakelaar_env.cards import HEN, parse_card
@@ -359,8 +361,9 @@ BAD = [
     (3, {"removed": ["w1"]}, "with 'removed' given every card must be accounted for"),
     (3, {"hens_out": 10}, "hens_out must be an integer 0..9"),
     (3, {"hens_out": "1"}, "hens_out must be an integer 0..9"),
-    (3, {"bids": ["c3", None]}, "bids must hold 3 entries"),
-    (3, {"tractor": 0, "bids": ["hen", None, None]}, r"bids\[0\] is a mother hen"),
+    (3, {"bids": ["c3", None]}, "bids must hold one card or null for each of the 3 seats"),
+    (3, {"tractor": 0, "bids": ["hen", None, None]}, r"bids\[0\] is hen; a mother hen can "
+     "never be bid"),
     (3, {"tractor": 0, "bids": ["w8", None, None]}, r"bids\[0\] is worm_8, which seat 0 does "
      "not hold"),
     (3, {"tractor": 0, "bids": [None, "c3", None]}, "the committed ones are the first"),
@@ -387,8 +390,9 @@ BAD = [
      r"picks\[0\] names worm_4 1 time\(s\); seat 0's discard pile holds 0"),
     (3, {"phase": "take_second", "hen_played": [True, False, False], "hens_out": 1,
          "discards": [["w1", "w2", "w3"], [], []]}, r"picks\[0\] is empty in stage 'take_second'"),
-    (3, {"last_bids": ["c3", "c3"]}, "last_bids must hold 3 entries"),
-    (3, {"round": 2, "last_bids": ["hen", None, None]}, r"last_bids\[0\] is a mother hen"),
+    (3, {"last_bids": ["c3", "c3"]}, r"last_bids must hold one card or null \(the robot last\) "
+     "for each of the 3 seats"),
+    (3, {"round": 2, "last_bids": ["hen", None, None]}, r"last_bids\[0\] is hen; a mother hen"),
     (3, {"last_bids": ["c3", None, None]}, "last_bids must be all null in round 1"),
     (2, {"round": 2, "last_bids": [None, None, "w3"]}, r"last_bids\[2\] is worm_3"),
     (2, {"round": 2, "robot_discard": ["c4"], "last_bids": [None, None, "c3"]},
@@ -434,3 +438,20 @@ def test_every_new_key_has_a_malformed_case() -> None:
     old = {"round", "tractor", "hands", "discards", "deck", "deck_top", "robot_deck"}
     covered = {key for _, scenario, _ in BAD for key in scenario}
     assert set(KEYS) - old <= covered
+
+
+def test_the_position_schema_holds_the_card_rules_of_each_key() -> None:
+    """The row, the piles and the robot's cards name only the cards the rules let lie
+    there, and a bid never names a mother hen: the published schema says so, as the
+    reader does."""
+    config = GAME.make_config(2)
+    validator = jsonschema.Draft202012Validator(position_schema(GAME, config))
+    fine = position(GAME.new_game(config, np.random.default_rng(0)))
+    assert validator.is_valid(fine)
+    broken = {"row": ["chicken_3"], "deck": ["chicken_4"], "removed": ["chicken_5"],
+              "robot_won": ["chicken_3"], "robot_deck": ["worm_1"], "robot_discard": ["hen"],
+              "bids": ["hen", None], "last_bids": [None, None, "hen"]}
+    for key, value in broken.items():
+        assert not validator.is_valid({**fine, key: value}), key
+        with pytest.raises(ScenarioError, match=rf"^{key}\[\d\] is (chicken|worm|hen)"):
+            load(config, {**fine, key: value})
