@@ -47,7 +47,7 @@ from cardgym.env_checks import (
     start_game,
 )
 from cardgym.errors import GameOverError, IllegalMoveError, OrderError
-from cardgym.game import Game, Layout
+from cardgym.game import Game, Layout, StepOutcome
 from cardgym.observation import ObservationSpec
 from cardgym.reading import FULL_VIEW_EVENTS, PICTURE_SIZE, TableReading, table_viewer
 from cardgym.record import Event
@@ -80,28 +80,6 @@ def mask_to_array(mask: int, num_actions: int) -> NDArray[np.int8]:
     """The int8 array of a bit mask over ``num_actions`` actions (bit i = action i)."""
     raw = np.frombuffer(mask.to_bytes((num_actions + 7) // 8, "little"), dtype=np.uint8)
     return np.unpackbits(raw, count=num_actions, bitorder="little").view(np.int8)
-
-
-class StepOutcome:
-    """What an engine step produced beyond moving the game on.
-
-    Attributes:
-        rewards: reward per seat for this step, or ``None`` for all zero.
-        finished: seats that leave the game with this step.
-        game_over: whether the whole game is over.
-    """
-
-    __slots__ = ("rewards", "finished", "game_over")
-
-    def __init__(
-        self,
-        rewards: Sequence[float] | None = None,
-        finished: Sequence[int] = (),
-        game_over: bool = False,
-    ) -> None:
-        self.rewards = rewards
-        self.finished = finished
-        self.game_over = game_over
 
 
 class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-arg]
@@ -153,6 +131,7 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         self._to_act_of, self._is_over_of = game.to_act, game.is_over
         self._view_of, self._encode_of = game.player_view, layout.encode
         self._mask_of, self._apply_of = layout.legal_mask, layout.apply
+        self._step_rewards = game.step_rewards
         check_env_arguments(self.metadata["render_modes"], num_players, render_mode,
                             render_seat, illegal_action)
         check_picture_support(game, render_mode)
@@ -200,8 +179,14 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
 
     def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
         """Apply a legal action of the seat to act; ``None`` if nothing but the move
-        happened. By default the game's returns are the rewards, once it is over."""
+        happened. The rewards are the game's reward rule's (``Game.step_rewards``),
+        or without one the game's returns, once it is over."""
         state = self.game_state
+        rule = self._step_rewards
+        if rule is not None:
+            mark = rule.mark(state)
+            self._apply_of(state, action, rng)
+            return rule.outcome(state, mark)  # type: ignore[no-any-return]
         self._apply_of(state, action, rng)
         if self._is_over_of(state):
             return StepOutcome(self.game.returns(state), game_over=True)

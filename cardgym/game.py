@@ -36,8 +36,8 @@ from cardgym.observation import ObservationSpec
 from cardgym.record import Event
 from cardgym.table import TableSpec
 
-__all__ = ["CAPABILITIES", "Capability", "Game", "Layout", "Rounds", "Variant", "capabilities",
-           "check_game", "lacking", "load"]
+__all__ = ["CAPABILITIES", "Capability", "Game", "Layout", "Rounds", "StepOutcome", "StepRewards",
+           "Variant", "capabilities", "check_game", "lacking", "load"]
 
 Generator = np.random.Generator
 
@@ -95,6 +95,45 @@ class Rounds:
     round_winners: Callable[[Any], Sequence[int]]
     tokens: Callable[[Any], tuple[int, ...]]
     tokens_to_win: Callable[[Any], int | None]
+
+
+class StepOutcome:
+    """What an engine step produced beyond moving the game on.
+
+    Attributes:
+        rewards: reward per seat for this step, or ``None`` for all zero.
+        finished: seats that leave the game with this step.
+        game_over: whether the whole game is over.
+    """
+
+    __slots__ = ("rewards", "finished", "game_over")
+
+    def __init__(
+        self,
+        rewards: Sequence[float] | None = None,
+        finished: Sequence[int] = (),
+        game_over: bool = False,
+    ) -> None:
+        self.rewards = rewards
+        self.finished = finished
+        self.game_over = game_over
+
+
+@dataclass(frozen=True)
+class StepRewards:
+    """A reward rule paid during the game, step by step (eliminations, rounds won),
+    where the default (the game's returns, once it is over) does not fit.
+
+    Attributes:
+        mark: state -> what the rule needs to know of the state before a move (the
+            round number, how many seats are out), taken before each move.
+        outcome: (state, mark) -> after the move, its :class:`StepOutcome` (the
+            rewards of the step, the seats that leave, whether the game ended), or
+            ``None`` when nothing but the move happened.
+    """
+
+    mark: Callable[[Any], Any]
+    outcome: Callable[[Any, Any], StepOutcome | None]
 
 
 @dataclass(frozen=True)
@@ -204,6 +243,8 @@ class Game:
         private_key: (state, seat) -> a hashable summary of what ``seat``
             privately holds; ``None`` when hands are public.
         rounds: the round structure, or ``None`` for games of one round.
+        step_rewards: the reward rule (:class:`StepRewards`) of a game that pays
+            rewards during the game; ``None``: the returns, once it is over.
         reward_bounds: config -> the range of ``returns`` that searches map onto
             ``[0, 1]``.
 
@@ -250,6 +291,7 @@ class Game:
     hidden_choices: Callable[[Any, int], Sequence[tuple[int, Any, int]]] | None = None
     private_key: Callable[[Any, int], Hashable] | None = None
     rounds: Rounds | None = None
+    step_rewards: StepRewards | None = None
     reward_bounds: Callable[[Any], tuple[float, float]] = lambda config: (-1.0, 1.0)
     parallel_entry_point: str | None = None
     batched: str | None = None

@@ -381,13 +381,11 @@ from __future__ import annotations
 import inspect
 from typing import Any, ClassVar
 
-import numpy as np
-
-from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv, StepOutcome
+from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv
 from ek_env.cards import CARD_NAMES
 from ek_env.encoding import ACTION_TABLE, BASE, OBSERVATION_SPEC, STREAKING, Layout
 from ek_env.game import GAME
-from ek_env.state import GAME_OVER, Config, State
+from ek_env.state import Config, State
 
 ENV_ID = "cardgym/exploding_kittens-v1"
 
@@ -464,24 +462,6 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
         self.config = Config(num_players, hand_size, deck_defuses, attack_stacking, combos,
                              empty_hand_target, eliminated_cards, expansions, fast)
         super().__init__(num_players, render_mode, render_seat, illegal_action)
-
-    # hooks --------------------------------------------------------------
-
-    def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
-        state: State = self.game_state  # type: ignore[assignment]
-        out_before = len(state.eliminated)
-        self._apply_of(state, action, rng)
-        out = state.eliminated[out_before:]
-        if not out and state.phase != GAME_OVER:
-            return None
-        rewards = [0.0] * state.num_players
-        for seat in out:
-            rewards[seat] = -1.0
-        if state.phase == GAME_OVER:
-            if state.winner >= 0:
-                rewards[state.winner] = 1.0
-            return StepOutcome(rewards, game_over=True)
-        return StepOutcome(rewards, finished=tuple(out))
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -9,6 +9,7 @@ readable forms over the moves of :mod:`ek_env.moves`.
 
 from __future__ import annotations
 
+from cardgym.game import StepOutcome, StepRewards
 from ek_env.dispatch import apply_action
 from ek_env.hidden import resample_hidden
 from ek_env.legality import apply, legal_action_indices, legal_action_mask, legal_moves
@@ -38,8 +39,32 @@ def returns(state: State) -> list[float]:
     return result
 
 
+def _seats_out(state: State) -> int:
+    return len(state.eliminated)
+
+
+def _step_outcome(state: State, out_before: int) -> StepOutcome | None:
+    """-1 to each seat that explodes, at once (it leaves the game); +1 to the winner
+    when the game ends."""
+    out = state.eliminated[out_before:]
+    if not out and state.phase != GAME_OVER:
+        return None
+    rewards = [0.0] * state.num_players
+    for seat in out:
+        rewards[seat] = -1.0
+    if state.phase == GAME_OVER:
+        if state.winner >= 0:
+            rewards[state.winner] = 1.0
+        return StepOutcome(rewards, game_over=True)
+    return StepOutcome(rewards, finished=tuple(out))
+
+
+#: The reward rule: an exploded seat's -1 when it explodes.
+STEP_REWARDS = StepRewards(_seats_out, _step_outcome)
+
+
 __all__ = [
-    "apply", "apply_action", "is_over", "legal_action_indices", "legal_action_mask",
+    "STEP_REWARDS", "apply", "apply_action", "is_over", "legal_action_indices", "legal_action_mask",
     "legal_moves", "new_game", "next_alive", "resample_hidden", "returns", "target_offsets",
     "to_act",
 ]

@@ -170,17 +170,13 @@ from __future__ import annotations
 import inspect
 from typing import Any, ClassVar
 
-import numpy as np
-
-from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv, StepOutcome
-from phpets_env import rules
+from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv
 from phpets_env.encoding import (
     ACTION_TABLE,
     OBSERVATION_SPEC,
-    apply_action,
 )
 from phpets_env.game import GAME
-from phpets_env.state import MATCH_OVER, Config, State
+from phpets_env.state import Config, State
 
 ENV_ID = "cardgym/power_hungry_pets-v1"
 
@@ -219,23 +215,6 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     ) -> None:
         self.config = Config(num_players, robovac, final_tie, start_player, reward)
         super().__init__(num_players, render_mode, render_seat, illegal_action)
-
-    # hooks --------------------------------------------------------------
-
-    def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
-        state: State = self.game_state  # type: ignore[assignment]
-        round_before = state.round_number
-        apply_action(state, action, rng)
-        over = state.phase == MATCH_OVER
-        if self.config.reward == "round":
-            if over or state.round_number != round_before:
-                winners = state.round_winners
-                rewards = [1.0 if s in winners else -1.0 for s in range(state.num_players)]
-                return StepOutcome(rewards, game_over=over)
-            return None
-        if over:
-            return StepOutcome(rules.returns(state), game_over=True)
-        return None
 
 
 def env(**kwargs: Any) -> raw_env:

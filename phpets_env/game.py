@@ -81,6 +81,7 @@ GAME = Game(
     to_act=rules.to_act,
     is_over=rules.is_over,
     returns=rules.returns,
+    step_rewards=rules.STEP_REWARDS,
     winners=lambda state: frozenset(state.match_winners),
     layout=_layout,
     player_view=PlayerView,

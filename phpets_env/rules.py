@@ -14,6 +14,7 @@ and the samples for search (:mod:`~phpets_env.resample`).
 
 from __future__ import annotations
 
+from cardgym.game import StepOutcome, StepRewards
 from phpets_env.cards import ANY_PLAYER, NO_TARGET, OTHER_PLAYER, TARGET_KIND
 from phpets_env.flow import new_game
 from phpets_env.legality import apply, choosable_targets, legal_moves, open_offsets
@@ -53,6 +54,27 @@ def returns(state: State) -> list[float]:
     return [1.0 if seat in winners else -1.0 for seat in range(state.num_players)]
 
 
+def _round_number(state: State) -> int:
+    return state.round_number
+
+
+def _step_outcome(state: State, round_before: int) -> StepOutcome | None:
+    """With ``reward="round"``: +1 to each round winner and -1 to the others at the end
+    of each round; else the match's returns once it is over."""
+    over = state.phase == MATCH_OVER
+    if state.config.reward == "round":
+        if over or state.round_number != round_before:
+            winners = state.round_winners
+            return StepOutcome([1.0 if s in winners else -1.0 for s in range(state.num_players)],
+                               game_over=over)
+        return None
+    return StepOutcome(returns(state), game_over=True) if over else None
+
+
+#: The reward rule: per round or per match (the ``reward`` option).
+STEP_REWARDS = StepRewards(_round_number, _step_outcome)
+
+
 def player_view(state: State, seat: int) -> PlayerView:
     """What ``seat`` may know of the state (docs/rules/README.md)."""
     return PlayerView(state, seat)
@@ -71,6 +93,7 @@ __all__ = [
     "NO_TARGET",
     "OTHER_PLAYER",
     "PLAY",
+    "STEP_REWARDS",
     "TARGET_KIND",
     "Config",
     "GraveSwap",

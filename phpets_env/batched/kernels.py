@@ -98,7 +98,7 @@ def step(small: Any, wide: Any, opts: Any, actions: Any, autoreset: Any, to_act:
 
 @njit
 def _reward(s: Any, opts: Any, by_round: Any, rewards: Any, returns: Any) -> Any:
-    """The rewards of a step that ended a round (env._game_apply): +1 to each winner
+    """The rewards of a step that ended a round (rules.STEP_REWARDS): +1 to each winner
     of the round with ``reward="round"``, else (the match is over) of the match; -1
     to every other seat."""
     first = ROUND_WINNERS if by_round else MATCH_WINNERS
