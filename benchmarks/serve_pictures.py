@@ -16,7 +16,7 @@ page, then the page is taken at 1280x800 (``serve-GAME.png``). Then the lobby
 (``serve-lobby.png``) and a replay of a finished game (``serve-replay.png``). Each file is
 written under a temporary name and renamed, so that a picture is whole or absent.
 
-The tests of the pages (``tests/web/``) use the same server and browser helpers:
+The tests of the pages (``tests/cardgym_web/``) use the same server and browser helpers:
 :func:`running_server`, :func:`launch_chromium`, :func:`wait_for_turn`,
 :func:`play_move`, :func:`wait_for_picture`.
 """

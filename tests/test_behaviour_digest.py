@@ -16,7 +16,7 @@ import pytest
 
 from benchmarks.behaviour_digest import STORED, all_settings, differences, digest_of, read
 from cardgym.testing.digest import PARTS, behaviour_digest
-from tests.common.kits import PHPETS
+from tests.cardgym.kits import PHPETS
 
 SIZES, DIGESTS = read(STORED)
 SETTINGS = all_settings()

@@ -103,7 +103,7 @@ def anchors(path: Path) -> set[str]:
 
 def test_every_link_of_the_readme_and_the_docs_leads_somewhere() -> None:
     """Every relative link of README.md and docs/*.md names a file that exists, and
-    an anchor one of its headings (pictures are checked in tests/test_images.py)."""
+    an anchor one of its headings (pictures are checked in tests/benchmarks/test_images.py)."""
     broken = []
     for page in [README, *sorted(DOCS.glob("*.md"))]:
         for target in re.findall(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)", page.read_text()):

@@ -1,6 +1,6 @@
 """Kuhn poker, the example game: its rules, and the library's tools run on it.
 
-The conformance kit (tests/common) covers it with every other registered game;
+The conformance kit (tests/cardgym) covers it with every other registered game;
 these tests state its rules and run the command line on it as a user would.
 """
 

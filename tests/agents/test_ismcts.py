@@ -227,7 +227,7 @@ def test_the_move_does_not_depend_on_another_seats_secret_choice(
     """Hidden *events*, not only hidden cards: after two alternatives of another seat's
     secret choice (where a card went back, a bid face down), the next seat to act sees
     the same, so its search (same generator) must be the same, tree statistics included."""
-    from tests.common.kits import KITS
+    from tests.cardgym.kits import KITS
 
     name = game + ("_streaking" if options else "")
     kit = next(k for k in KITS if k.name == name)
