@@ -303,17 +303,19 @@ class ValueBits(Codec):
 @dataclass(frozen=True)
 class PerSeat(Codec):
     """One entry per seat (``count`` entries), each by ``item``; ``what`` says what an
-    entry is, for errors (``"list of cards"``)."""
+    entry is, for errors (``"list of cards"``), and ``unit`` what the entries stand for
+    (``"participants"`` where a robot player has one too)."""
 
     count: int
     item: Codec
     what: str
+    unit: str = "seats"
 
     def write(self, value: Any) -> list[Any]:
         return [self.item.write(entry) for entry in value]
 
     def read(self, raw: object, where: str) -> list[Any]:
-        return read_per_seat(raw, where, self.count, self.item.read, self.what)
+        return read_per_seat(raw, where, self.count, self.item.read, self.what, self.unit)
 
     def schema(self) -> JSON:
         return {"type": "array", "minItems": self.count, "maxItems": self.count,

@@ -99,10 +99,11 @@ def read_cards(value: object, where: str, parse: Callable[[Any], int]) -> list[i
 
 
 def read_per_seat(value: object, where: str, n: int, read: Callable[[object, str], T],
-                  what: str) -> list[T]:
+                  what: str, unit: str = "seats") -> list[T]:
     """One entry per seat, each ``read(item, where[seat])``; ``what`` says what an
-    entry is (``"list of cards"``), for the error."""
+    entry is (``"list of cards"``), for the error; ``unit`` what the entries stand for
+    (``"participants"`` where a robot player has one too)."""
     if not is_list(value) or len(value) != n:
-        raise ScenarioError(f"{where} must hold one {what} for each of the {n} seats, "
+        raise ScenarioError(f"{where} must hold one {what} for each of the {n} {unit}, "
                             f"got {shorten(value)}")
     return [read(item, f"{where}[{seat}]") for seat, item in enumerate(value)]

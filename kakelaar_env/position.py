@@ -75,9 +75,9 @@ def _robot_card(config: Config) -> OneCard:
 
 
 def _per_seat(item: Callable[[Config], Codec], what: str,
-              count: Callable[[Config], int] = lambda c: c.num_players,
+              count: Callable[[Config], int] = lambda c: c.num_players, unit: str = "seats",
               ) -> Callable[[Config], Codec]:
-    return lambda config: PerSeat(count(config), item(config), what)
+    return lambda config: PerSeat(count(config), item(config), what, unit)
 
 
 #: The keys of a position, in order (:mod:`kakelaar_env.scenario` says what each
@@ -100,7 +100,8 @@ FORMAT = (
     Key("hen_choices", _per_seat(lambda c: OptionalFlag(), "choice (true, false or null)")),
     Key("hen_played", _per_seat(lambda c: Flag(), "flag")),
     Key("picks", _per_seat(lambda c: Cards(card_codec(c), null_empty=True), "list of cards")),
-    Key("last_bids", _per_seat(_bid, "card or null (the robot last)", participants)),
+    Key("last_bids", _per_seat(_bid, "card or null", participants,
+                               "participants (the robot last)")),
     Key("robot_deck", lambda c: Cards(_robot_card(c), top_first=True), when=_robot),
     Key("robot_discard", lambda c: Cards(_robot_card(c)), when=_robot),
     Key("robot_won", lambda c: Cards(_turned_up(c)), when=_robot),

@@ -390,8 +390,10 @@ BAD = [
      r"picks\[0\] names worm_4 1 time\(s\); seat 0's discard pile holds 0"),
     (3, {"phase": "take_second", "hen_played": [True, False, False], "hens_out": 1,
          "discards": [["w1", "w2", "w3"], [], []]}, r"picks\[0\] is empty in stage 'take_second'"),
-    (3, {"last_bids": ["c3", "c3"]}, r"last_bids must hold one card or null \(the robot last\) "
-     "for each of the 3 seats"),
+    (3, {"last_bids": ["c3", "c3"]}, "last_bids must hold one card or null for each of the 3 "
+     "participants"),
+    (2, {"last_bids": ["c3", "c3"]}, r"last_bids must hold one card or null for each of the 3 "
+     r"participants \(the robot last\)"),
     (3, {"round": 2, "last_bids": ["hen", None, None]}, r"last_bids\[0\] is hen; a mother hen"),
     (3, {"last_bids": ["c3", None, None]}, "last_bids must be all null in round 1"),
     (2, {"round": 2, "last_bids": [None, None, "w3"]}, r"last_bids\[2\] is worm_3"),
