@@ -52,9 +52,6 @@ def require_train_extra() -> None:
         raise UsageError(f"{INSTALL_HINT} ({error})") from None
 
 
-
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", type=game_name, metavar="GAME",
                         help="game id or short name: "

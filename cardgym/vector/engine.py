@@ -11,8 +11,9 @@ state in arrays with one row per game and writes three kernels' worth of methods
 
 plus, for :meth:`export` and :meth:`load`, which move game ``i`` to and from the
 reference engine's ``State``, a ``row_format`` (:mod:`cardgym.vector.rows`: which
-columns each state field takes) and what it leaves to the engine (the log, say). Everything else (seeding, the per-step arrays, random
-legal play, playouts to the end) lives here. docs/vector.md, "Writing a batched
+columns each state field takes) and what it leaves to the engine (the log, say).
+Everything else (seeding, the per-step arrays, random legal play, playouts to the
+end) lives here. docs/vector.md, "Writing a batched
 engine for a game", has the whole contract and the checks an engine must pass.
 
 The rows' bookkeeping arrays, which the subclass's ``_step`` and ``_deal`` keep:
