@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents.runs import check_run_name
 from cardgym.arguments import UsageError
-from cardgym.registration import Game, find_game
+from cardgym.registration import BoundGame, find_game
+
+if TYPE_CHECKING:
+    from agents.policy import Policy
 
 __all__ = [
     "DEFAULT_EVAL_GAMES",
@@ -47,18 +50,19 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def checked_table(args: argparse.Namespace, num_players: int | None,
-                   default_players: int) -> tuple[Game, int, dict[str, Any]]:
-    """The game, the player count and the rule options of ``eval``/``play``, checked."""
-    from agents.options import check_options, check_players, parse_options
+                  default_players: int) -> tuple[BoundGame, dict[str, Any]]:
+    """The game of ``eval``/``play``/``train``/``exploit`` bound to its player count and
+    rule options (``--option``), the command's one check of them; and the options as
+    given (what run settings and reports record)."""
+    from agents.options import bind_options, parse_options
 
     game = find_game(args.game)
     count = default_players if num_players is None else num_players
     try:
-        check_players(game, count)
-        options = check_options(game, count, parse_options(args.option))
+        options = parse_options(args.option)
+        return bind_options(game, count, options), options
     except ValueError as error:
         raise UsageError(str(error)) from None
-    return game, count, options
 
 
 TRUST_HELP = ("let model:PATH load an SB3 zip that has no model.safetensors beside it, and "
@@ -80,15 +84,17 @@ def trusted_specs(specs: Sequence[str], trust: bool) -> list[str]:
     return [trust_pickle(spec) for spec in specs]
 
 
-def check_specs(specs: Sequence[str], game: Game, num_players: int,
-                 options: dict[str, Any]) -> None:
-    """Raise :class:`UsageError` unless every agent spec builds a policy."""
+def check_specs(specs: Sequence[str], bound: BoundGame) -> dict[str, Policy]:
+    """Every agent spec built into its policy (each distinct spec once), or
+    :class:`UsageError` naming the first that does not build."""
     from agents.specs import make_policy
 
+    built: dict[str, Policy] = {}
     for spec in dict.fromkeys(specs):
         try:
-            make_policy(spec, game, num_players, options)
+            built[spec] = make_policy(spec, bound)
         except ValueError as error:  # AgentSpecError, a model that does not fit
             raise UsageError(f"agent {spec!r}: {error}") from None
         except ImportError as error:
             raise UsageError(f"agent {spec!r} is not available: {error}") from None
+    return built

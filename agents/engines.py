@@ -27,8 +27,9 @@ the environment's ``Discrete`` space:
 - ``hidden_choices(state, seat)``: the other seats' choices ``seat`` has not seen,
   each with the state it was made in (``None`` when the game does not list them).
 
-``engine_for(game, num_players, options)`` builds the adapter (the options are
-checked by the game's ``Config``); ``engine_of_env(env)`` gives the one
+``Engine(bound)`` builds the adapter over a :class:`~cardgym.game.BoundGame` (options
+already checked); ``engine_for(game, num_players, options)`` checks them first;
+``engine_of_env(env)`` gives the one
 that matches a live environment. Nothing here is used by the environments
 themselves.
 """
@@ -42,7 +43,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from cardgym.game import Game
+from cardgym.game import BoundGame, Game
 from cardgym.registration import find_game
 
 __all__ = ["Engine", "engine_for", "engine_of_env", "match_win_chances"]
@@ -77,9 +78,11 @@ class Engine:
             game has no private hands.
     """
 
-    def __init__(self, game: Game, num_players: int, config: Any) -> None:
+    def __init__(self, bound: BoundGame) -> None:
+        game, config = bound.game, bound.config
+        self.bound = bound
         self.game = game
-        self.num_players = num_players
+        self.num_players = bound.num_players
         self.config = config
         layout = game.layout(config)
         self.num_actions = layout.num_actions
@@ -146,15 +149,12 @@ class Engine:
         return steps
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as the recipe (the operations are closures): for worker processes.
-        return _rebuild, (self.game.name, self.num_players, self.config)
+        # Pickled as its bound game (the operations are closures): for worker processes,
+        # games registered at run time included.
+        return Engine, (self.bound,)
 
     def __repr__(self) -> str:
         return f"Engine({self.game.name}, {self.num_players} players)"
-
-
-def _rebuild(name: str, num_players: int, config: Any) -> Engine:
-    return Engine(find_game(name), num_players, config)
 
 
 def _round_value(game: Game, config: Any,
@@ -205,13 +205,14 @@ def _chances(tokens: tuple[int, ...], target: int) -> tuple[float, ...]:
 
 def engine_for(game: Game | str, num_players: int,
                options: Mapping[str, Any] | None = None) -> Engine:
-    """The engine adapter of ``game`` at ``num_players`` seats with rule ``options``.
+    """The engine adapter of ``game`` at ``num_players`` seats with rule ``options``
+    (checked here: :meth:`cardgym.game.Game.bind`); ``Engine(bound)`` takes a
+    :class:`~cardgym.game.BoundGame` as it is.
 
     Raises:
         ValueError: an unknown game; the game's ``OptionError`` for bad options.
     """
-    entry = find_game(game)
-    return Engine(entry, num_players, entry.make_config(num_players, **dict(options or {})))
+    return Engine(find_game(game).bind(num_players, options))
 
 
 def engine_of_env(env: Any) -> Engine:
@@ -221,4 +222,4 @@ def engine_of_env(env: Any) -> Engine:
     if not isinstance(game, Game):
         raise ValueError(f"{type(env).__name__} is not a cardgym environment (it has no "
                          "game contract)")
-    return Engine(game, env.num_players, env.config)
+    return Engine(BoundGame(game, env.config))

@@ -19,10 +19,12 @@ from typing import Any
 
 from cardgym.arguments import player_count_problem
 from cardgym.errors import OptionError
-from cardgym.registration import Game
+from cardgym.registration import BoundGame, Game
 
 __all__ = [
     "OptionsError",
+    "as_bound",
+    "bind_options",
     "check_options",
     "check_players",
     "game_options",
@@ -97,17 +99,35 @@ def check_options(game: Game, num_players: int,
             their defaults) or a value the game refuses (its own message).
     """
     options = dict(options or {})
-    try:
-        game.check_option_names(options)
-    except OptionError as error:
-        raise OptionsError(str(error)) from None
     if not build:
+        try:
+            game.check_option_names(options)
+        except OptionError as error:
+            raise OptionsError(str(error)) from None
         return options
-    check_players(game, num_players)
+    bind_options(game, num_players, options)
+    return options
+
+
+def bind_options(game: Game, num_players: int,
+                 options: Mapping[str, Any] | None = None) -> BoundGame:
+    """``game`` bound to ``num_players`` seats and ``options``
+    (:meth:`cardgym.game.Game.bind`), its errors as :class:`OptionsError`: the one
+    check of a command's options; what it gives is trusted from then on."""
     try:
-        game.make_config(num_players, **options)
+        return game.bind(num_players, options)
     except OptionError as error:
         raise OptionsError(str(error)) from None
-    except (TypeError, ValueError) as error:
-        raise OptionsError(f"bad option value for {game.name}: {error}") from None
-    return options
+
+
+def as_bound(game: Game | BoundGame, num_players: int | None = None,
+             options: Mapping[str, Any] | None = None) -> BoundGame:
+    """A bound game as it is (then give neither ``num_players`` nor ``options``), or
+    ``game`` bound to them with :func:`bind_options`."""
+    if isinstance(game, BoundGame):
+        if num_players is not None or options:
+            raise TypeError(f"{game!r} is bound already: give no num_players or options")
+        return game
+    if num_players is None:
+        raise TypeError(f"num_players is needed with the unbound game {game.name}")
+    return bind_options(game, num_players, options)

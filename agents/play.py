@@ -39,12 +39,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from agents.evaluate.seating import game_seed, seat_rng
-from agents.options import check_options, make_env
+from agents.options import bind_options
 from agents.outcomes import winners
 from agents.policy import Policy, decide
 from agents.specs import make_policy
 from cardgym.records import Recorder
-from cardgym.registration import Game, find_game, short_name
+from cardgym.registration import BoundGame, Game, find_game, short_name
 
 __all__ = ["QUIT_WORDS", "choose_action", "legal_lines", "move_labels", "opponent_count_rule",
            "opponent_seats", "play"]
@@ -189,14 +189,16 @@ def _ask(env: Any, legal: Sequence[int], labels: Mapping[int, str], input_stream
         _say(output, problem)
 
 
-def play(game: Game | str, num_players: int, seat: int, opponent_specs: Sequence[str | Policy],
+def play(game: Game | BoundGame | str, num_players: int, seat: int,
+         opponent_specs: Sequence[str | Policy],
          seed: int, options: Mapping[str, Any] | None = None, input_stream: TextIO | None = None,
          output: TextIO | None = None, scenario: Mapping[str, Any] | None = None,
          record: str | Path | None = None, ask_always: bool = False) -> int:
     """Play one game in the terminal: you at ``seat``, bots at the other seats.
 
     Args:
-        game: a registered game, or its id or short name.
+        game: a registered game, or its id or short name; or a bound game
+            (:meth:`cardgym.game.Game.bind`: give its ``num_players`` and no ``options``).
         num_players: seats at the table.
         seat: your seat.
         opponent_specs: one agent spec (or policy object) for every opponent, or one
@@ -221,15 +223,19 @@ def play(game: Game | str, num_players: int, seat: int, opponent_specs: Sequence
     """
     input_stream = sys.stdin if input_stream is None else input_stream
     output = sys.stdout if output is None else output
-    entry = game if isinstance(game, Game) else find_game(game)
-    rule_options = check_options(entry, num_players, options)
+    if isinstance(game, BoundGame):
+        if num_players != game.num_players or options:
+            raise ValueError(f"{game!r} is bound already: num_players must be "
+                             f"{game.num_players} and options none")
+        bound: BoundGame = game
+    else:
+        bound = bind_options(find_game(game), num_players, options)
     bot_specs = opponent_seats(num_players, seat, opponent_specs)
     bots: dict[int, Policy] = {
-        s: spec if not isinstance(spec, str) else make_policy(spec, entry, num_players,
-                                                                rule_options)
+        s: spec if not isinstance(spec, str) else make_policy(spec, bound)
         for s, spec in bot_specs.items()
     }
-    env = make_env(entry, num_players, rule_options)
+    env = bound.make_env()
     env.reset(seed=game_seed(seed, 0),
               options=None if scenario is None else {"scenario": dict(scenario)})
     rngs = {s: seat_rng(seed, 0, s) for s in bots}
@@ -242,6 +248,7 @@ def play(game: Game | str, num_players: int, seat: int, opponent_specs: Sequence
                         [label(bot_specs[s]) if s in bot_specs else "human"
                          for s in range(num_players)])
 
+    entry = bound.game
     _say(output, f"{short_name(entry.env_id)}, {num_players} players, seed {seed}. "
                  f"You are {me} (seat {seat}).")
     _say(output, "Opponents: " + ", ".join(f"{env.possible_agents[s]} {label(spec)}"

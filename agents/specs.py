@@ -35,11 +35,12 @@ from typing import Any
 
 from agents.baselines import baseline_path, baseline_policy_path, baseline_settings
 from agents.ismcts import IsmctsPolicy, parse_settings
+from agents.options import as_bound
 from agents.policy import Policy, RandomPolicy
 from agents.policy_file import PickleRefusedError, weights_path
 from agents.rllib.policy import RllibPolicy
 from agents.sb3 import ModelPolicy
-from cardgym.registration import Game, short_name
+from cardgym.registration import BoundGame, Game, short_name
 
 KINDS = ("random", "heuristic", "model:PATH", "baseline", "rllib+pickle:PATH",
          "ismcts[:KEY=VALUE,...]", "model+pickle:PATH")
@@ -53,13 +54,13 @@ class AgentSpecError(ValueError):
     """An agent spec that names no known agent, or a model that cannot be used."""
 
 
-def make_heuristic(game: Game, num_players: int,
-                   options: Mapping[str, Any] | None = None) -> Policy:
+def make_heuristic(bound: BoundGame) -> Policy:
     """The game's hand-written policy (its ``GAME.heuristic``)."""
+    game = bound.game
     if game.heuristic is None:
         raise AgentSpecError(f"{game.title} has no heuristic policy; agents: "
                              + ", ".join(kind for kind in KINDS if kind != "heuristic"))
-    return game.heuristic(num_players, dict(options or {}))  # type: ignore[no-any-return]
+    return game.heuristic(bound.num_players, bound.options)  # type: ignore[no-any-return]
 
 
 def trust_pickle(spec: str) -> str:
@@ -76,16 +77,20 @@ def trust_pickle(spec: str) -> str:
     return spec
 
 
-def make_policy(spec: str, game: Game, num_players: int,
+def make_policy(spec: str, game: Game | BoundGame, num_players: int | None = None,
                 options: Mapping[str, Any] | None = None) -> Policy:
-    """The policy a spec names, for ``game`` with ``num_players`` and rule ``options``.
+    """The policy a spec names, for a bound game (:class:`~cardgym.game.BoundGame`,
+    its options trusted), or for ``game`` with ``num_players`` and rule ``options``
+    (checked first).
 
     Raises:
         AgentSpecError: an unknown spec, or a model file that is missing or needs
             unpickling without the ``+pickle`` opt-in; ``ModelError`` (also a
-            ``ValueError``) for a model that does not fit the game.
+            ``ValueError``) for a model that does not fit the game; ``OptionsError``
+            for bad options.
     """
-    options = dict(options or {})
+    bound = as_bound(game, num_players, options)
+    game, num_players, options = bound.game, bound.num_players, bound.options
     text = spec.strip()
     kind, _, argument = text.partition(":")
     trusted = kind in (f"model{PICKLE}", f"rllib{PICKLE}")
@@ -95,7 +100,7 @@ def make_policy(spec: str, game: Game, num_players: int,
     if kind == "random" and not argument:
         return RandomPolicy()
     if kind == "heuristic" and not argument:
-        return make_heuristic(game, num_players, options)
+        return make_heuristic(bound)
     if kind == "baseline" and not argument:
         return _baseline(game, num_players, options)
     if kind == "model":
@@ -119,7 +124,7 @@ def make_policy(spec: str, game: Game, num_players: int,
     if kind == "ismcts":
         try:
             settings = parse_settings(argument)
-            return IsmctsPolicy(game, num_players, options, settings)
+            return IsmctsPolicy(bound, settings=settings)
         except ValueError as error:
             raise AgentSpecError(str(error)) from None
     raise AgentSpecError(f"unknown agent {spec!r}; agents: {', '.join(KINDS)}")

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
 import numpy as np
 from gymnasium import spaces
@@ -160,6 +160,21 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         self._np_random_seed: int | None = None
         self._mask_cache: int | None = None
         self._mask_arrays: dict[int, NDArray[np.int8]] = {}
+
+    @classmethod
+    def from_config(cls, config: Any, **env_kwargs: Any) -> Self:
+        """The env on rule options already checked (a ``Config`` of this game, as
+        :meth:`cardgym.game.BoundGame.make_env` holds it), without building them
+        again; ``env_kwargs`` are ``render_mode``, ``render_seat`` and
+        ``illegal_action``."""
+        expected = cls.game.config
+        if isinstance(expected, type) and not isinstance(config, expected):
+            raise TypeError(f"from_config takes a {cls.game.title} Config, "
+                            f"not {type(config).__name__}")
+        env = cls.__new__(cls)
+        env.config = config
+        CardGameEnv.__init__(env, config.num_players, **env_kwargs)
+        return env
 
     # ------------------------------------------------------------------ hooks
     # Each hook reads the game through its contract (``game``); a subclass overrides

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from cardgym.game import player_count_problem, player_range
 from cardgym.registration import GAMES, Game, find_game, short_name
 
 __all__ = [
@@ -115,26 +116,6 @@ def game_name(text: str) -> str:
         return find_game(text).env_id
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def player_range(game: Game) -> str:
-    """The player counts of ``game`` as text: ``2..6``, or ``2, 4`` when not contiguous."""
-    counts = sorted(game.player_counts)
-    if counts == list(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]}..{counts[-1]}" if len(counts) > 1 else str(counts[0])
-    return ", ".join(map(str, counts))
-
-
-def player_count_problem(game: Game, num_players: int) -> str | None:
-    """Why ``game`` cannot seat ``num_players``, or ``None`` when it can.
-
-    The one wording of a table size a game does not take, wherever it is checked
-    (options, the command line, the training envs, the benchmarks):
-    ``karel_kakelaar takes 2..5 players, not 6``.
-    """
-    if num_players in game.player_counts and not isinstance(num_players, bool):
-        return None
-    return f"{short_name(game.env_id)} takes {player_range(game)} players, not {num_players}"
 
 
 def select_settings(

@@ -36,8 +36,9 @@ from cardgym.observation import ObservationSpec
 from cardgym.record import Event
 from cardgym.table import TableSpec
 
-__all__ = ["CAPABILITIES", "Capability", "Game", "Layout", "Rounds", "StepOutcome", "StepRewards",
-           "Variant", "capabilities", "check_game", "lacking", "load"]
+__all__ = ["CAPABILITIES", "BoundGame", "Capability", "Game", "Layout", "Rounds", "StepOutcome",
+           "StepRewards", "Variant", "capabilities", "check_game", "lacking", "load",
+           "player_count_problem", "player_range"]
 
 Generator = np.random.Generator
 
@@ -383,6 +384,113 @@ class Game:
         :class:`~cardgym.errors.OptionError` saying what is allowed."""
         self.check_option_names(options)
         return self.config(num_players=num_players, **options)
+
+    def bind(self, num_players: int, options: Mapping[str, Any] | None = None) -> BoundGame:
+        """The game at ``num_players`` seats with rule ``options``, checked here once:
+        the one object the env, the search, the agents and the batched engine then
+        take and trust (:class:`BoundGame`).
+
+        Raises:
+            OptionError: a table size the game does not take, an unknown option (the
+                message lists the game's options with their defaults) or a value the
+                game refuses, each saying what is allowed.
+        """
+        from cardgym.errors import OptionError
+
+        problem = player_count_problem(self, num_players)
+        if problem is not None:
+            raise OptionError(problem)
+        try:
+            config = self.make_config(num_players, **dict(options or {}))
+        except OptionError:
+            raise
+        except (TypeError, ValueError) as error:
+            raise OptionError(f"bad option value for {self.name}: {error}") from None
+        return BoundGame(self, config)
+
+
+@dataclass(frozen=True, eq=True)
+class BoundGame:
+    """One game at one table size with one set of rule options.
+
+    :meth:`Game.bind` checks the options and makes one; from then on the options are
+    trusted: the env, the search adapter (:class:`agents.engines.Engine`), the agents
+    and the batched engine are all made from it, and none checks them again. It
+    pickles as its game and config (a game pickles by reference, see
+    :meth:`Game.__reduce_ex__`), so it reaches worker processes, games registered at
+    run time included.
+
+    Attributes:
+        game: the game.
+        config: its frozen rule options (the ``Config``, ``num_players`` included).
+    """
+
+    game: Game
+    config: Any
+
+    @property
+    def num_players(self) -> int:
+        """Seats at the table."""
+        return int(self.config.num_players)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The rule options, by name (every ``Config`` field but ``num_players``)."""
+        return {f.name: getattr(self.config, f.name) for f in dataclasses.fields(self.config)
+                if f.name != "num_players"}
+
+    @property
+    def changed_options(self) -> dict[str, Any]:
+        """The rule options that differ from the game's defaults, by name (how a
+        report names the rules a run was played under)."""
+        defaults = self.game.option_defaults()
+        return {key: value for key, value in self.options.items() if value != defaults[key]}
+
+    @property
+    def layout(self) -> Layout:
+        """The game's :class:`Layout` under these options."""
+        return self.game.layout(self.config)  # type: ignore[no-any-return]
+
+    def new_game(self, rng: np.random.Generator, scenario: Any = None) -> Any:
+        """A new game (match) state dealt from ``rng`` (or set up as ``scenario``)."""
+        return self.game.new_game(self.config, rng, scenario)
+
+    def make_env(self, **env_kwargs: Any) -> Any:
+        """The AEC env (``raw_env``) on these rule options; ``env_kwargs`` are the
+        env's other arguments (``render_mode``, ``render_seat``, ``illegal_action``)."""
+        env_class: Any = self.game.raw_env
+        return env_class.from_config(self.config, **env_kwargs)
+
+    def make_batched(self, num_games: int, threads: int = 1) -> Any:
+        """The batched engine of ``num_games`` games on these options, its kernels on
+        ``threads`` threads; ``ValueError`` when the game has none (:mod:`cardgym.vector`)."""
+        if self.game.batched is None:
+            raise ValueError(f"{self.game.title} has no batched engine")
+        return load(self.game.batched)(self.config, num_games, threads)
+
+    def __repr__(self) -> str:
+        options = ", ".join(f"{key}={value!r}" for key, value in self.options.items())
+        return f"BoundGame({self.game.name}, {self.num_players} players{', ' if options else ''}{options})"
+
+
+def player_range(game: Game) -> str:
+    """The player counts of ``game`` as text: ``2..6``, or ``2, 4`` when not contiguous."""
+    counts = sorted(game.player_counts)
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}..{counts[-1]}" if len(counts) > 1 else str(counts[0])
+    return ", ".join(map(str, counts))
+
+
+def player_count_problem(game: Game, num_players: int) -> str | None:
+    """Why ``game`` cannot seat ``num_players``, or ``None`` when it can.
+
+    The one wording of a table size a game does not take, wherever it is checked
+    (options, the command line, the training envs, the benchmarks):
+    ``karel_kakelaar takes 2..5 players, not 6``.
+    """
+    if num_players in game.player_counts and not isinstance(num_players, bool):
+        return None
+    return f"{game.name} takes {player_range(game)} players, not {num_players}"
 
 
 #: The parts a game must fill (the rest have defaults).

@@ -13,13 +13,15 @@ After ``import cardgym``::
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 import pettingzoo
 
-from cardgym.game import Game, check_game
+from cardgym.game import BoundGame, Game, check_game
 
-__all__ = ["ENTRY_POINT_GROUP", "GAMES", "LIBRARY", "Game", "find_game", "games",
+__all__ = ["ENTRY_POINT_GROUP", "GAMES", "LIBRARY", "BoundGame", "Game", "bind", "find_game", "games",
            "library_games", "register_all", "register_game", "short_name"]
 
 #: The entry-point group games register in.
@@ -135,3 +137,23 @@ def find_game(name: str | Game) -> Game:
             return game
     known = ", ".join(game.name for game in _REGISTERED) or "none (is cardgym installed?)"
     raise ValueError(f"unknown game {name!r}; known games: {known}")
+
+
+def bind(game: str | Game | BoundGame, num_players: int | None = None,
+         options: Mapping[str, Any] | None = None) -> BoundGame:
+    """A bound game: ``game`` as it is when it is one already (then give neither
+    ``num_players`` nor ``options``), else the registered game (by entry, id or short
+    name) bound to ``num_players`` seats and ``options``, checked
+    (:meth:`Game.bind <cardgym.game.Game.bind>`).
+
+    Raises:
+        ValueError: an unknown game; ``TypeError`` for a bound game given a table size
+            or options again, or a game given none; ``OptionError`` for bad options.
+    """
+    if isinstance(game, BoundGame):
+        if num_players is not None or options:
+            raise TypeError(f"{game!r} is bound already: give no num_players or options")
+        return game
+    if num_players is None:
+        raise TypeError(f"num_players is needed to bind {game if isinstance(game, str) else game.name}")
+    return find_game(game).bind(num_players, options)

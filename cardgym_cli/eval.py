@@ -69,11 +69,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from agents.evaluate import agent_count_rule, format_eval
 
     default = len(args.agents) if len(args.agents) > 2 else min(find_game(args.game).player_counts)
-    game, count, options = checked_table(args, args.players, default)
+    bound, _ = checked_table(args, args.players, default)
+    game, count = bound.game, bound.num_players
     if len(args.agents) not in (2, count):
         raise UsageError(f"--agents: {agent_count_rule(count)}, not {len(args.agents)}")
     args.agents = trusted_specs(args.agents, getattr(args, "trust_pickle", False))
-    check_specs(args.agents, game, count, options)
     if args.record is not None:
         output_path(args.record, "--record", args.overwrite, folder=True)
     if args.vector:
@@ -84,12 +84,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 f"--vector plays {game.title} on its batched engine, which needs one, agents "
                 "that act from observations (not ismcts) and no --record"
                 + ("" if game.batched is not None else f": {game.title} has none yet"))
+    # The agents are built once here, to check them, and played with in this process.
+    built = check_specs(args.agents, bound)
     print(f"eval: {short_name(game.env_id)}, {count} players, {args.games} games, "
           f"{args.workers} worker(s) ...", file=sys.stderr)
     with Progress(args.games, "eval", "game", enabled=not args.no_progress) as bar:
-        result = evaluate(game, count, args.agents, games=args.games, seed=args.seed,
-                          workers=args.workers, options=options, progress=bar.update,
-                          record_dir=args.record, vector=args.vector)
+        result = evaluate(bound, count, args.agents, games=args.games, seed=args.seed,
+                          workers=args.workers, progress=bar.update, record_dir=args.record,
+                          vector=args.vector, built=[built[spec] for spec in args.agents])
     print(format_eval(result), file=out)
     if args.record is not None:
         print(f"wrote {args.games * result.match_length} game records to {args.record}",

@@ -15,8 +15,9 @@ from agents.arguments import (
     checked_table,
     trusted_specs,
 )
+from agents.options import bind_options
 from cardgym.arguments import UsageError, game_name, non_negative_int, positive_int
-from cardgym.registration import GAMES, find_game, short_name
+from cardgym.registration import GAMES, BoundGame, find_game, short_name
 from cardgym_cli.outputs import add_overwrite_argument, output_path
 
 __all__ = ["configure", "run"]
@@ -58,30 +59,31 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     scenario = None
     if args.position is not None:
-        game, count, options, scenario = _position_table(args)
+        bound, scenario = _position_table(args)
     else:
         default = (len(args.opponents) + 1 if len(args.opponents) > 1
                    else min(find_game(args.game).player_counts))
-        game, count, options = checked_table(args, args.players, default)
+        bound, _ = checked_table(args, args.players, default)
+    count = bound.num_players
     if args.seat >= count:
         raise UsageError(f"--seat: {args.seat} is out of range; seats are 0..{count - 1}")
     if len(args.opponents) not in (1, count - 1):
         raise UsageError(f"--opponents: {opponent_count_rule(count)}, not "
                          f"{len(args.opponents)}")
     args.opponents = trusted_specs(args.opponents, getattr(args, "trust_pickle", False))
-    check_specs(args.opponents, game, count, options)
+    check_specs(args.opponents, bound)
     if args.record is not None:
         output_path(args.record, "--record", args.overwrite)
     seed = args.seed
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
-    return play(game, count, args.seat, args.opponents, seed=seed, options=options,
+    return play(bound, count, args.seat, args.opponents, seed=seed,
                 input_stream=sys.stdin, output=out, scenario=scenario, record=args.record,
                 ask_always=args.ask_always)
 
 
-def _position_table(args: argparse.Namespace) -> tuple[Any, int, dict[str, Any], Any]:
-    """The game, table size, options and scenario of ``--position``'s file.
+def _position_table(args: argparse.Namespace) -> tuple[BoundGame, Any]:
+    """The bound game (table size and options) and scenario of ``--position``'s file.
 
     Raises:
         UsageError: the file does not read, is of another game, or ``--players`` or
@@ -106,4 +108,8 @@ def _position_table(args: argparse.Namespace) -> tuple[Any, int, dict[str, Any],
                          "--option out")
     if "scenario" not in document:
         raise UsageError("--position: the file has no 'scenario'")
-    return game, count, options, document["scenario"]
+    try:
+        bound = bind_options(game, count, options)
+    except ValueError as error:
+        raise UsageError(f"--position: {error}") from None
+    return bound, document["scenario"]

@@ -156,9 +156,10 @@ def check_vector(game: Any, args: argparse.Namespace) -> None:
 
 def train_args(args: argparse.Namespace) -> TrainArgs:
     """Checked :class:`TrainArgs` from the parsed command line."""
-    game, players, options = checked_table(args, args.players, args.players)
-    check_specs([spec for spec in args.opponents if spec != SELF], game, players, options)
-    check_specs(args.eval_opponents, game, players, options)
+    bound, options = checked_table(args, args.players, args.players)
+    game, players = bound.game, bound.num_players
+    check_specs([spec for spec in args.opponents if spec != SELF] + list(args.eval_opponents),
+                bound)
     if args.vector:
         check_vector(game, args)
     settings = TrainArgs(

@@ -22,7 +22,7 @@ import numpy as np
 from agents.evaluate.results import GameOutcome
 from agents.evaluate.seating import seating
 from agents.policy import Policy, act_batch
-from cardgym.registration import Game
+from cardgym.registration import BoundGame, Game
 from cardgym.vector.random import seed_states
 
 __all__ = ["CHUNK", "batched_refusal", "can_batch", "play_batched"]
@@ -56,24 +56,22 @@ def batched_refusal(game: Game, policies: Sequence[Policy], match_length: int,
     return None
 
 
-def play_batched(game: Game, num_players: int, policies: Sequence[Policy],
-                 spec_of_agent: Sequence[int], seed: int, options: dict[str, Any],
-                 games: int) -> list[GameOutcome]:
+def play_batched(bound: BoundGame, policies: Sequence[Policy], spec_of_agent: Sequence[int],
+                 seed: int, games: int) -> list[GameOutcome]:
     """Games ``0..games-1`` of a run on the batched engine; one outcome each."""
     states = seed_states(seed, games)
     outcomes: list[GameOutcome] = []
     for start in range(0, games, CHUNK):
         indices = range(start, min(games, start + CHUNK))
-        outcomes += _play_chunk(game, num_players, policies, spec_of_agent, seed, options,
-                                indices, states[start:indices.stop])
+        outcomes += _play_chunk(bound, policies, spec_of_agent, seed, indices,
+                                states[start:indices.stop])
     return outcomes
 
 
-def _play_chunk(game: Game, num_players: int, policies: Sequence[Policy],
-                spec_of_agent: Sequence[int], seed: int, options: dict[str, Any],
-                indices: range, states: np.ndarray) -> list[GameOutcome]:
-    n = len(indices)
-    engine = game.make_batched(n, num_players, **options)
+def _play_chunk(bound: BoundGame, policies: Sequence[Policy], spec_of_agent: Sequence[int],
+                seed: int, indices: range, states: np.ndarray) -> list[GameOutcome]:
+    n, game, num_players = len(indices), bound.game, bound.num_players
+    engine = bound.make_batched(n)
     engine.rng[:] = states
     engine.reset(rows=np.ones(n, np.bool_))
     seated = [seating(g, num_players) for g in indices]

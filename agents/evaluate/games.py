@@ -15,7 +15,7 @@ a match of rounds per episode and takes ``match_length=1`` only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,14 +30,13 @@ from agents.evaluate.seating import (
     seating,
     spec_indices,
 )
-from agents.options import make_env
 from agents.outcomes import RoundTally, winners
 from agents.policy import Policy, decide
 from agents.specs import make_policy
 from cardgym.records import Recorder
-from cardgym.registration import Game
+from cardgym.registration import BoundGame, Game
 
-__all__ = ["Batch", "build_policies", "play_games", "record_path"]
+__all__ = ["Batch", "build_policies", "forget_agents", "keep_agents", "play_games", "record_path"]
 
 
 @dataclass(frozen=True)
@@ -45,42 +44,73 @@ class Batch:
     """Some games (or matches) of one run, as sent to a worker process.
 
     Attributes:
-        game: the game (pickled by reference: see :meth:`cardgym.game.Game.__reduce_ex__`).
-        num_players: seats at the table.
+        bound: the game, table size and rule options, checked (pickled as its game,
+            by reference, and its config: see :class:`cardgym.game.BoundGame`).
         specs: the run's agents (specs, or picklable policies).
         seed: the run's seed.
-        options: the rule options, already checked.
         indices: the numbers of the games to play.
         match_length: games per best-of-N match.
         record_dir: where to write a game record (:mod:`cardgym.records`) of every
             game played, or ``None``.
         labels: the agents' labels, as the records name the players.
+        run: the run's token: a process builds the run's agents once, for its first
+            batch of the run, and plays its other batches with them.
     """
 
-    game: Game
-    num_players: int
+    bound: BoundGame
     specs: Sequence[AgentSpec]
     seed: int
-    options: dict[str, Any]
     indices: Sequence[int]
     match_length: int
     record_dir: str | None = None
     labels: Sequence[str] = ()
+    run: str = ""
+
+    @property
+    def num_players(self) -> int:
+        return self.bound.num_players
 
 
-def build_policies(specs: Sequence[AgentSpec], game: Game, num_players: int,
-                   options: Mapping[str, Any]) -> list[Policy]:
+def build_policies(specs: Sequence[AgentSpec], bound: BoundGame) -> list[Policy]:
     """One policy per spec: built from a spec string, or the policy object as given."""
-    return [spec if not isinstance(spec, str) else make_policy(spec, game, num_players, options)
-            for spec in specs]
+    return [spec if not isinstance(spec, str) else make_policy(spec, bound) for spec in specs]
+
+
+#: The agents of the runs this process plays, by run token (the latest few runs).
+_AGENTS: dict[str, list[Policy]] = {}
+#: Runs whose agents a process keeps at once.
+_KEPT_RUNS = 2
+
+
+def keep_agents(run: str, policies: list[Policy]) -> None:
+    """Let this process play run ``run``'s batches with ``policies`` (built already)."""
+    _AGENTS.pop(run, None)
+    _AGENTS[run] = policies
+    while len(_AGENTS) > _KEPT_RUNS:
+        del _AGENTS[next(iter(_AGENTS))]
+
+
+def forget_agents(run: str) -> None:
+    """Let go of run ``run``'s agents in this process (their models freed)."""
+    _AGENTS.pop(run, None)
+
+
+def _agents(batch: Batch) -> list[Policy]:
+    """The batch's agents: those this process built for its run, else built now."""
+    policies = _AGENTS.get(batch.run) if batch.run else None
+    if policies is None:
+        policies = build_policies(batch.specs, batch.bound)
+        if batch.run:
+            keep_agents(batch.run, policies)
+    return policies
 
 
 def play_games(batch: Batch) -> list[GameOutcome]:
     """Play the games (or matches) of ``batch``; one record each, in its order."""
-    game = batch.game
-    policies = build_policies(batch.specs, game, batch.num_players, batch.options)
+    game = batch.bound.game
+    policies = _agents(batch)
     spec_of_agent = spec_indices(batch.specs, batch.num_players)
-    env = make_env(game, batch.num_players, batch.options)
+    env = batch.bound.make_env()
     records = []
     for g in batch.indices:
         agents = seating(g, batch.num_players)

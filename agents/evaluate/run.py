@@ -6,18 +6,26 @@ process pool; each run's result equals what :func:`evaluate` gives for it alone.
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from agents.evaluate.games import Batch, build_policies, play_games
+from agents.evaluate.games import (
+    Batch,
+    build_policies,
+    forget_agents,
+    keep_agents,
+    play_games,
+)
 from agents.evaluate.pool import chunks, run_in_processes
 from agents.evaluate.results import EvalResult, GameOutcome, summarise
 from agents.evaluate.seating import AgentSpec, agent_label, spec_indices
-from agents.options import check_options
+from agents.options import bind_options
 from agents.outcomes import has_rounds
-from cardgym.registration import Game, find_game, short_name
+from agents.policy import Policy
+from cardgym.registration import BoundGame, Game, find_game
 
 __all__ = ["EvalRequest", "evaluate", "evaluate_many"]
 
@@ -26,7 +34,7 @@ __all__ = ["EvalRequest", "evaluate", "evaluate_many"]
 class EvalRequest:
     """One run of :func:`evaluate_many`: the arguments of :func:`evaluate` but ``workers``."""
 
-    game: Game | str
+    game: Game | BoundGame | str
     num_players: int
     agent_specs: Sequence[AgentSpec]
     games: int
@@ -35,27 +43,33 @@ class EvalRequest:
     match_length: int = 1
     record_dir: str | None = None
     vector: bool = False
+    built: Sequence[Policy] | None = None
 
 
 class _Checked(NamedTuple):
-    """A request once checked: the game, its rule options, the specs and the spec of
-    each agent entry."""
+    """A request once checked: the bound game, the options to report, the specs, the
+    spec of each agent entry, the agents built from them and the run's token."""
 
-    game: Game
+    bound: BoundGame
     options: dict[str, Any]
     specs: list[AgentSpec]
     spec_of_agent: list[int]
+    policies: list[Policy]
+    run: str
 
 
-def evaluate(game: Game | str, num_players: int, agent_specs: Sequence[AgentSpec],
+def evaluate(game: Game | BoundGame | str, num_players: int, agent_specs: Sequence[AgentSpec],
              games: int, seed: int = 0, workers: int = 2,
              options: Mapping[str, Any] | None = None, match_length: int = 1,
              progress: Callable[[int], None] | None = None,
-             record_dir: str | None = None, vector: bool = False) -> EvalResult:
+             record_dir: str | None = None, vector: bool = False,
+             built: Sequence[Policy] | None = None) -> EvalResult:
     """Play ``games`` seeded games and count who won.
 
     Args:
-        game: a registered game, or its id or short name.
+        game: a registered game, or its id or short name; or a bound game
+            (:meth:`cardgym.game.Game.bind`), whose options are trusted (give no
+            ``options`` then, and its ``num_players``).
         num_players: seats at the table.
         agent_specs: ``num_players`` agents, one per seat, or 2: the first against the
             second in every other seat. Each is a spec for
@@ -74,6 +88,9 @@ def evaluate(game: Game | str, num_players: int, agent_specs: Sequence[AgentSpec
         vector: play the games on the game's batched engine, all in this process
             (:mod:`agents.evaluate.batched`): every agent must act from observations;
             the deals differ from the AEC env's for the same seed.
+        built: the agents of ``agent_specs``, one per spec, built already in this
+            process (for ``game`` bound: the command line builds them to check them);
+            this process plays with them instead of building them again.
 
     Raises:
         ValueError: a bad size, seat count, agent count or match length;
@@ -81,7 +98,7 @@ def evaluate(game: Game | str, num_players: int, agent_specs: Sequence[AgentSpec
             (both ``ValueError``).
     """
     request = EvalRequest(game, num_players, agent_specs, games, seed, options, match_length,
-                          record_dir, vector)
+                          record_dir, vector, built)
     return evaluate_many([request], workers, progress)[0]
 
 
@@ -98,6 +115,18 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
     if not requests:
         return []
     checked = [_check(request) for request in requests]
+    for table in checked:
+        keep_agents(table.run, table.policies)
+    try:
+        return _play(requests, checked, workers, progress)
+    finally:
+        for table in checked:
+            forget_agents(table.run)
+
+
+def _play(requests: Sequence[EvalRequest], checked: Sequence[_Checked], workers: int,
+          progress: Callable[[int], None] | None) -> list[EvalResult]:
+    """Play the checked runs; their agents are built already in this process."""
     start = time.perf_counter()
     batches, owner = _batches([r for r in requests if not r.vector],
                               [c for r, c in zip(requests, checked, strict=True) if not r.vector],
@@ -109,10 +138,8 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
         if request.vector:
             from agents.evaluate.batched import play_batched
 
-            records[number] = play_batched(
-                table.game, request.num_players,
-                build_policies(table.specs, table.game, request.num_players, table.options),
-                table.spec_of_agent, request.seed, table.options, request.games)
+            records[number] = play_batched(table.bound, table.policies, table.spec_of_agent,
+                                           request.seed, request.games)
             if progress is not None:
                 progress(request.games)
     played = run_in_processes(play_games, batches, workers) if batches else []
@@ -124,7 +151,7 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
     results = []
     for request, table, run_records in zip(requests, checked, records, strict=True):
         run_records.sort(key=lambda record: record.index)
-        results.append(summarise(table.game, request.num_players,
+        results.append(summarise(table.bound.game, request.num_players,
                                  [agent_label(spec) for spec in table.specs],
                                  table.spec_of_agent, request.seed, table.options, run_records,
                                  seconds, request.match_length))
@@ -134,7 +161,8 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
 def _batches(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
              workers: int) -> tuple[list[Batch], list[int]]:
     """The batches of every run, and the request each belongs to."""
-    # About four batches per worker in all: each batch builds its policies (loads models) once.
+    # About four batches per worker in all (a worker builds a run's agents once, for
+    # its first batch of the run).
     if not requests:
         return [], []
     pieces = max(1, -(-workers * 4 // len(requests)))
@@ -142,21 +170,20 @@ def _batches(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
     owner: list[int] = []
     for number, (request, table) in enumerate(zip(requests, checked, strict=True)):
         for chunk in chunks(request.games, pieces):
-            batches.append(Batch(table.game, request.num_players, table.specs,
-                                 request.seed, table.options, chunk, request.match_length,
-                                 request.record_dir, [agent_label(s) for s in table.specs]))
+            batches.append(Batch(table.bound, table.specs, request.seed, chunk,
+                                 request.match_length, request.record_dir,
+                                 [agent_label(s) for s in table.specs], table.run))
             owner.append(number)
     return batches, owner
 
 
 def _check(request: EvalRequest) -> _Checked:
-    """The request's game, options and agents, once they are known to be fine.
+    """The request's bound game and agents, once they are known to be fine (the
+    agents built here are the ones this process plays with).
 
     Raises:
         ValueError: see :func:`evaluate`.
     """
-    game = request.game
-    entry = game if isinstance(game, Game) else find_game(game)
     if request.games <= 0:
         raise ValueError(f"games must be positive, got {request.games}")
     if request.seed < 0:
@@ -164,18 +191,32 @@ def _check(request: EvalRequest) -> _Checked:
     if request.match_length <= 0:
         raise ValueError(f"match_length must be a positive number of games (best of N), "
                          f"got {request.match_length}")
+    if isinstance(request.game, BoundGame):
+        bound = request.game
+        if request.num_players != bound.num_players or request.options:
+            raise ValueError(f"{bound!r} is bound already: num_players must be "
+                             f"{bound.num_players} and options none")
+        options = bound.changed_options
+    else:
+        options = dict(request.options or {})
+        bound = bind_options(find_game(request.game), request.num_players, options)
+    entry = bound.game
     if request.match_length > 1 and has_rounds(entry):
-        raise ValueError(f"{short_name(entry.env_id)} already plays a match of rounds per "
+        raise ValueError(f"{entry.name} already plays a match of rounds per "
                          f"game; match_length must be 1, got {request.match_length}")
-    rule_options = check_options(entry, request.num_players, request.options)
     specs = list(request.agent_specs)
     spec_of_agent = spec_indices(specs, request.num_players)
     # Fail here, not in a worker, on a spec that names no agent.
-    policies = build_policies(specs, entry, request.num_players, rule_options)
+    if request.built is None:
+        policies = build_policies(specs, bound)
+    elif len(request.built) != len(specs):
+        raise ValueError(f"built holds {len(request.built)} agents for {len(specs)} specs")
+    else:
+        policies = list(request.built)
     if request.vector:
         from agents.evaluate.batched import batched_refusal
 
         reason = batched_refusal(entry, policies, request.match_length, request.record_dir)
         if reason is not None:
             raise ValueError(f"cannot evaluate on the batched engine: {reason}")
-    return _Checked(entry, rule_options, specs, spec_of_agent)
+    return _Checked(bound, options, specs, spec_of_agent, policies, secrets.token_hex(8))

@@ -9,14 +9,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.engines import Engine, engine_for
+from agents.engines import Engine
 from agents.ismcts.network import PolicyNetwork, load_model
 from agents.ismcts.reading import Reader
 from agents.ismcts.rollout import BatchedPlayouts, MaskArrays, Playouts, Prior
 from agents.ismcts.search import Search
 from agents.ismcts.settings import IsmctsSettings, SettingsError
 from agents.ismcts.tree import Node
-from cardgym.registration import Game
+from cardgym.registration import BoundGame, Game, bind
 
 __all__ = ["IsmctsPolicy"]
 
@@ -29,21 +29,23 @@ class IsmctsPolicy:
     alone, cannot search and raises.
 
     Args:
-        game: the game (entry, id or short name).
-        num_players: seats at the table.
-        options: rule options of the game.
+        game: the game (entry, id or short name) or a bound game
+            (:class:`~cardgym.game.BoundGame`, its options trusted).
+        num_players: seats at the table (not with a bound game).
+        options: rule options of the game (not with a bound game).
         settings: the search settings (default :class:`IsmctsSettings()`).
         model: the :class:`~agents.sb3.ModelPolicy` of ``prior=policy`` or
             ``value=policy``; default the one ``settings.model`` names.
     """
 
-    def __init__(self, game: Game | str, num_players: int,
+    def __init__(self, game: Game | BoundGame | str, num_players: int | None = None,
                  options: Mapping[str, Any] | None = None,
                  settings: IsmctsSettings | None = None, model: Any = None) -> None:
         self.settings = settings or IsmctsSettings()
-        self.options = dict(options or {})
-        self.num_players = num_players
-        self.engine: Engine = engine_for(game, num_players, self.options)
+        bound = bind(game, num_players, options)
+        self.options = bound.options
+        self.num_players = bound.num_players
+        self.engine: Engine = Engine(bound)
         self.name = self.settings.label()
         heuristic = (self._heuristic() if "heuristic" in (self.settings.rollout,
                                                           self.settings.prior,
@@ -90,7 +92,7 @@ class IsmctsPolicy:
             if self.settings.horizon == "round":
                 raise SettingsError("rollout=batched plays to the end of the game: use it with "
                                     "horizon=game")
-        return game.make_batched(self.settings.playouts, self.num_players, **self.options)
+        return self.engine.bound.make_batched(self.settings.playouts)
 
     def _make_reader(self, heuristic: Any, arrays: MaskArrays) -> Reader:
         game = self.engine.game

@@ -107,8 +107,9 @@ def _value(args: argparse.Namespace, dest: str) -> Any:
 def rllib_train_args(args: argparse.Namespace) -> RllibTrainArgs:
     """Checked :class:`RllibTrainArgs` from the parsed ``train`` command line."""
     _reject_sb3_arguments(args)
-    game, players, options = checked_table(args, args.players, args.players)
-    check_specs(args.eval_opponents, game, players, options)
+    bound, options = checked_table(args, args.players, args.players)
+    game, players = bound.game, bound.num_players
+    check_specs(args.eval_opponents, bound)
     train_batch, minibatch = _value(args, "train_batch_size"), _value(args, "minibatch_size")
     if minibatch > train_batch:
         raise UsageError(f"--minibatch-size ({minibatch}) must not exceed --train-batch-size "

@@ -291,3 +291,61 @@ def test_stopping_an_eval_run_ends_its_worker_processes() -> None:
         for pid in workers:
             if _running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_cardgym_eval_checks_the_options_once_and_builds_each_agent_once(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # With one worker the games are played in this process: the options are checked
+    # where they enter (the command line) and the agents built once, when checked.
+    import agents.specs
+    from cardgym_cli import main
+    from phpets_env.state import Config
+
+    configs: list[Config] = []
+    check = Config.__post_init__
+    monkeypatch.setattr(Config, "__post_init__", lambda self: (configs.append(self), check(self)))
+    built: list[str] = []
+    make = agents.specs.make_policy
+    monkeypatch.setattr(agents.specs, "make_policy",
+                        lambda spec, *rest: (built.append(spec), make(spec, *rest))[1])
+    assert main(["eval", "power_hungry_pets", "--agents", "heuristic", "ismcts:iterations=4",
+                 "--games", "6", "--workers", "1", "--no-progress",
+                 "--option", "robovac=duel_only"]) == 0
+    assert len(configs) == 1 and configs[0].robovac == "duel_only"
+    assert sorted(built) == ["heuristic", "ismcts:iterations=4"]
+    assert "robovac='duel_only'" in capsys.readouterr().out
+
+
+def test_a_process_builds_a_runs_agents_for_its_first_batch_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.evaluate.games as games
+
+    built: list[str] = []
+    make = games.make_policy
+    monkeypatch.setattr(games, "make_policy",
+                        lambda spec, bound: (built.append(spec), make(spec, bound))[1])
+    bound = find_game("exploding_kittens").bind(3)
+    specs = ["heuristic", "random"]
+    batches = [games.Batch(bound, specs, 5, range(start, start + 2), 1, run="run-a")
+               for start in (0, 2, 4)]
+    try:
+        played = [outcome for batch in batches for outcome in games.play_games(batch)]
+    finally:
+        games.forget_agents("run-a")
+    assert built == specs
+    alone = evaluate(bound, 3, specs, games=6, seed=5, workers=1)
+    assert [(r.index, r.winners, r.steps) for r in played] == \
+        [(r.index, r.winners, r.steps) for r in alone.records]
+
+
+def test_a_bound_game_is_evaluated_as_bound() -> None:
+    bound = find_game("karel_kakelaar").bind(3, {"reward": "score_difference"})
+    result = evaluate(bound, 3, ["random", "heuristic"], games=4, seed=2, workers=1)
+    assert result.options == {"reward": "score_difference"}
+    assert records(result) == records(evaluate("karel_kakelaar", 3, ["random", "heuristic"],
+                                               games=4, seed=2, workers=1,
+                                               options={"reward": "score_difference"}))
+    with pytest.raises(ValueError, match="bound already: num_players must be 3"):
+        evaluate(bound, 2, ["random", "heuristic"], games=4)
+    with pytest.raises(ValueError, match="bound already"):
+        evaluate(bound, 3, ["random", "heuristic"], games=4, options={"reward": "score_difference"})

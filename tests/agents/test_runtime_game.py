@@ -7,8 +7,10 @@ from __future__ import annotations
 import dataclasses
 import pickle
 
+import numpy as np
 import pytest
 
+from agents.engines import Engine
 from agents.evaluate import evaluate
 from cardgym import registration
 from cardgym.game import game_of_env
@@ -42,3 +44,15 @@ def test_an_evaluation_of_a_game_registered_at_run_time_runs_on_two_workers() ->
     two = evaluate("kuhn_at_run_time", 2, ["random", "heuristic"], games=12, workers=2)
     assert two.game is GAME
     assert two.records == one.records and two.agents == one.agents
+
+
+def test_the_search_engine_of_a_game_unknown_to_the_registry_pickles_with_its_game() -> None:
+    # A worker process's registry may not know the game: the engine travels as its
+    # bound game (the game by reference and the config), not as a name to look up.
+    with pytest.raises(ValueError, match="unknown game 'kuhn_at_run_time'"):
+        registration.find_game("kuhn_at_run_time")
+    engine = Engine(GAME.bind(2))
+    again = pickle.loads(pickle.dumps(engine))
+    assert again.game is GAME and again.config == engine.config
+    assert again.legal_actions(again.new_game(np.random.default_rng(0))) == \
+        engine.legal_actions(engine.new_game(np.random.default_rng(0)))
