@@ -18,7 +18,7 @@ from typing import Any
 from cardgym.documents import check_depth, parse_json
 from cardgym.errors import DocumentError, shorten
 from cardgym.files import atomic_write
-from cardgym.registration import Game
+from cardgym.registration import BoundGame, Game
 
 __all__ = ["MAX_CARD_BYTES", "ModelError", "card_path", "game_spaces", "players_problem",
            "read_card", "read_card_file", "write_card"]
@@ -110,13 +110,19 @@ def players_problem(card: Mapping[str, Any], model_path: str | Path,
             f"{game.split('/')[-1].rsplit('-v', 1)[0]} --players {num_players})")
 
 
-def game_spaces(game: Game, num_players: int | None,
-                options: Mapping[str, Any] | None) -> tuple[Any, Any]:
+def game_spaces(game: Game | BoundGame, num_players: int | None = None,
+                options: Mapping[str, Any] | None = None) -> tuple[Any, Any]:
     """The observation space (the flat vector, without the mask) and the action space
-    of one seat of ``game``, which a model must fit.
+    of one seat of ``game``, which a model must fit: a bound game's (read from its
+    layout, the options taken as checked), or ``game``'s with ``options``.
 
     ``num_players`` may be ``None`` (the smallest table): the spaces do not depend on it.
     """
+    if isinstance(game, BoundGame):
+        from gymnasium import spaces
+
+        layout = game.layout
+        return layout.observation_spec.box(), spaces.Discrete(layout.num_actions)
     env = game.make_env(num_players=num_players or min(game.player_counts),
                         **dict(options or {}))
     agent = env.possible_agents[0]

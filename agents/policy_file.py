@@ -39,7 +39,7 @@ from agents.model_card import (
 from cardgym.documents import parse_json
 from cardgym.errors import DocumentError, shorten
 from cardgym.files import atomic_save
-from cardgym.registration import Game, find_game
+from cardgym.registration import BoundGame, Game, find_game
 
 __all__ = [
     "ACTIVATIONS",
@@ -327,14 +327,15 @@ def _read_tensors(weights: Path) -> dict[str, Any]:
         raise ModelError(f"cannot read {weights} as safetensors: {error}") from error
 
 
-def load_network(weights: str | Path, game: Game | None = None,
+def load_network(weights: str | Path, game: Game | BoundGame | None = None,
                  num_players: int | None = None,
                  options: Mapping[str, Any] | None = None) -> Any:
     """The policy network stored in a policy file, rebuilt for ``game``'s spaces.
 
     Args:
         weights: the ``.safetensors`` file; its card ``.json`` must be beside it.
-        game: the game to play; default the one the card names.
+        game: the game to play, or a bound game (its table size and options, with
+            ``num_players`` and ``options`` left out); default the one the card names.
         num_players: seats at the table; it must be the card's ``players`` (the
             spaces do not depend on it, but the model learned one table size).
         options: rule options of the game.
@@ -345,28 +346,35 @@ def load_network(weights: str | Path, game: Game | None = None,
             describe.
     """
     weights = Path(weights)
+    bound: BoundGame | None = None
+    entry: Game | None = None
+    if isinstance(game, BoundGame):
+        bound, entry, num_players = game, game.game, game.num_players
+    else:
+        entry = game
     if not weights.is_file():
         raise ModelError(f"model file {str(weights)!r} does not exist")
     card = read_card(weights)
     if card is None:
         raise ModelError(f"{weights} has no model card {card_path(weights)} beside it; the "
                          "card says which game and which network the weights are for")
-    if game is None:
+    if entry is None:
         try:
-            game = find_game(str(card.get("game")))
+            entry = find_game(str(card.get("game")))
         except ValueError as error:
             raise ModelError(f"{weights}: {error}") from None
-    elif card.get("game") != game.env_id:
-        raise ModelError(f"{weights} was trained on {card.get('game')}, not {game.env_id}")
+    elif card.get("game") != entry.env_id:
+        raise ModelError(f"{weights} was trained on {card.get('game')}, not {entry.env_id}")
     problem = players_problem(card, weights, num_players)
     if problem:
         raise ModelError(problem)
     section = _section(card, weights)
-    observation_space, action_space = game_spaces(game, num_players, options)
+    observation_space, action_space = (game_spaces(bound) if bound is not None else
+                                       game_spaces(entry, num_players, options))
     recorded = (tuple(section.get("observation_shape") or ()), section.get("actions"))
     if recorded != (observation_space.shape, action_space.n):
         raise ModelError(f"{weights} expects observations {recorded[0]} and {recorded[1]} "
-                         f"actions; {game.env_id} has {observation_space.shape} and "
+                         f"actions; {entry.env_id} has {observation_space.shape} and "
                          f"{action_space.n}")
     _check_sizes(section, weights, int(np.prod(observation_space.shape)), int(action_space.n))
     tensors = _read_tensors(weights)

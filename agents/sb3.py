@@ -32,7 +32,7 @@ from agents.policy_file import (
     resolve_model_path,
     unpickle_model,
 )
-from cardgym.registration import Game
+from cardgym.registration import BoundGame, Game
 
 # The card's names stay importable from here, beside the loader that reads the cards.
 __all__ = ["ModelError", "ModelPolicy", "card_path", "players_problem", "read_card",
@@ -56,7 +56,8 @@ class ModelPolicy:
         self.deterministic = deterministic
 
     @classmethod
-    def load(cls, path: str | Path, game: Game | None = None, num_players: int | None = None,
+    def load(cls, path: str | Path, game: Game | BoundGame | None = None,
+             num_players: int | None = None,
              options: Mapping[str, Any] | None = None, deterministic: bool = True,
              trust_pickle: bool = False) -> ModelPolicy:
         """Load a model saved by ``cardgym train``.
@@ -64,7 +65,8 @@ class ModelPolicy:
         Args:
             path: a policy file ``x.safetensors``, an SB3 zip ``x.zip`` (its policy file
                 ``x.safetensors`` is used when there is one), or a run folder.
-            game: the game to play; the model must have been trained on it.
+            game: the game to play (the model must have been trained on it), or a
+                bound game (then no ``num_players`` nor ``options``).
             num_players: seats at the table.
             options: rule options of the game.
             deterministic: see the class.
@@ -81,11 +83,15 @@ class ModelPolicy:
         torch.set_num_threads(1)
         weights, archive = resolve_model_path(path)
         if weights.is_file() or archive is None:
+            # load_network reads a bound game's table size and options itself.
             return cls(load_network(weights, game, num_players, options), deterministic)
         if not archive.is_file():
             if Path(path).is_dir():
                 raise ModelError(f"{path} holds neither {weights.name} nor {archive.name}")
             raise ModelError(f"model file {str(path)!r} does not exist")
+        if isinstance(game, BoundGame):
+            num_players, options = game.num_players, game.options
+            game = game.game
         card = read_card(archive)
         if card is not None and game is not None and card.get("game") != game.env_id:
             raise ModelError(f"{archive} was trained on {card.get('game')}, not {game.env_id}")

@@ -20,14 +20,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.league import SELF, checkpoint_label
-from agents.options import check_players
+from agents.options import as_bound
 from agents.policy import Policy, RandomPolicy, decide
 from agents.sb3 import ModelPolicy
 from agents.specs import make_policy
 from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv
 from cardgym.env_checks import check_env_arguments, check_picture_support
 from cardgym.errors import IllegalMoveError
-from cardgym.registration import Game, find_game
+from cardgym.registration import BoundGame, Game, find_game
 
 #: What an illegal learner action does: raise, or end the game with -1 for the learner.
 ILLEGAL_ACTIONS = ("raise", "lose")
@@ -41,16 +41,24 @@ def make_game_env(game: Game, num_players: int,
                          **env_kwargs)
 
 
+def learner_table(game: str | Game | BoundGame, num_players: int | None,
+                  options: Mapping[str, Any] | None) -> BoundGame:
+    """The bound game of a learner's env: a bound game as it is (then give neither
+    ``num_players`` nor ``options``), else the game (or its id or short name) bound to
+    ``num_players`` (default 2) and ``options``, checked (``OptionsError``)."""
+    if isinstance(game, BoundGame):
+        return as_bound(game, num_players, options)
+    return as_bound(find_game(game), 2 if num_players is None else num_players, options)
+
+
 class OpponentPool:
     """The policies the learner meets, drawn per seat and per episode.
 
     Args:
-        game: the game.
-        num_players: seats at the table.
+        bound: the game at its table size with its rule options.
         specs: agent specs (``random``, ``heuristic``, ``model:PATH``) and
             ``self`` for frozen checkpoints of the learner (random until the first
             checkpoint is added), drawn with equal weight.
-        options: rule options of the game.
         keep: how many of the latest checkpoints ``self`` draws from.
 
     By default a spec is drawn uniformly from ``specs`` (repeat one to weight it), and
@@ -60,17 +68,13 @@ class OpponentPool:
     member; a member without a weight gets the mean of the others.
     """
 
-    def __init__(self, game: Game, num_players: int, specs: Sequence[str],
-                 options: Mapping[str, Any] | None = None, keep: int = 5) -> None:
+    def __init__(self, bound: BoundGame, specs: Sequence[str], keep: int = 5) -> None:
         if not specs:
             raise ValueError("the opponent pool needs at least one agent spec")
-        self.game = game
-        self.num_players = num_players
-        self.options = dict(options or {})
+        self.bound = bound
         self.specs = list(specs)
         self.keep = keep
-        self._fixed = {spec: make_policy(spec, game, num_players, self.options)
-                       for spec in self.specs if spec != SELF}
+        self._fixed = {spec: make_policy(spec, bound) for spec in self.specs if spec != SELF}
         self.checkpoints: list[Path] = []
         self._snapshots: dict[Path, Policy] = {}
         self._random = RandomPolicy()
@@ -128,8 +132,7 @@ class OpponentPool:
     def _snapshot(self, path: Path) -> tuple[str, Policy]:
         policy = self._snapshots.get(path)
         if policy is None:
-            policy = ModelPolicy.load(path, game=self.game, num_players=self.num_players,
-                                      options=self.options)
+            policy = ModelPolicy.load(path, game=self.bound)
             self._snapshots[path] = policy
         return checkpoint_label(path.name), policy
 
@@ -138,8 +141,9 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
     """One learner seat of a cardgym game; opponents play inside ``step()``.
 
     Args:
-        game: game id or short name (``power_hungry_pets``).
-        num_players: seats at the table.
+        game: game id or short name (``power_hungry_pets``), or a bound game
+            (:meth:`cardgym.game.Game.bind`: then no ``num_players`` nor ``options``).
+        num_players: seats at the table (default 2).
         opponents: agent specs for the pool (see :class:`OpponentPool`).
         options: rule options of the game.
         learner_seat: a fixed seat for the learner; ``None`` draws one per episode.
@@ -166,38 +170,36 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
-    def __init__(self, game: str, num_players: int = 2,
+    def __init__(self, game: str | Game | BoundGame, num_players: int | None = None,
                  opponents: Sequence[str] = ("random",),
                  options: Mapping[str, Any] | None = None,
                  learner_seat: int | None = None, illegal_action: str = "raise",
                  keep: int = 5, render_mode: str | None = None,
                  render_seat: int | str | None = None) -> None:
         super().__init__()
-        self.game = find_game(game)
-        check_env_arguments(RENDER_MODES, num_players, render_mode, render_seat, "raise",
-                            to_act="the learner's seat")
-        check_picture_support(self.game, render_mode)
-        self.render_mode = render_mode
-        self.render_seat = render_seat
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed: "
                              f"{', '.join(map(repr, ILLEGAL_ACTIONS))}")
         if options and "illegal_action" in options:
             raise ValueError("illegal_action is an argument of SingleAgentEnv, not a rule "
                              "option: SingleAgentEnv(..., illegal_action='lose')")
-        check_players(self.game, num_players)
+        self.bound = bound = learner_table(game, num_players, options)
+        self.game, num_players = bound.game, bound.num_players
+        check_env_arguments(RENDER_MODES, num_players, render_mode, render_seat, "raise",
+                            to_act="the learner's seat")
+        check_picture_support(self.game, render_mode)
+        self.render_mode = render_mode
+        self.render_seat = render_seat
         if learner_seat is not None and not 0 <= learner_seat < num_players:
             raise ValueError(f"learner_seat must be 0..{num_players - 1}, got {learner_seat}")
         self.num_players = num_players
-        self.options = dict(options or {})
+        self.options = bound.options
         self.illegal_action = illegal_action
-        self.aec = make_game_env(self.game, num_players, self.options,
-                                 illegal_action=illegal_action)
+        self.aec = bound.make_env(illegal_action=illegal_action)
         agent = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(agent)["observation"]  # type: ignore[index]
         self.action_space = self.aec.action_space(agent)
-        self.pool = OpponentPool(self.game, num_players, list(opponents), self.options,
-                                 keep=keep)
+        self.pool = OpponentPool(bound, list(opponents), keep=keep)
         self.fixed_seat = learner_seat
         self.learner = self.aec.possible_agents[0]
         self.seat_policies: dict[str, Policy] = {}

@@ -102,7 +102,7 @@ def make_policy(spec: str, game: Game | BoundGame, num_players: int | None = Non
     if kind == "heuristic" and not argument:
         return make_heuristic(bound)
     if kind == "baseline" and not argument:
-        return _baseline(game, num_players, options)
+        return _baseline(bound)
     if kind == "model":
         if not argument:
             raise AgentSpecError("model needs a path: model:PATH (the model.safetensors, "
@@ -111,8 +111,7 @@ def make_policy(spec: str, game: Game | BoundGame, num_players: int | None = Non
         if not path.exists() and not weights_path(path).is_file():
             raise AgentSpecError(f"model file {str(path)!r} does not exist")
         try:
-            return ModelPolicy.load(path, game=game, num_players=num_players, options=options,
-                                    trust_pickle=trusted)
+            return ModelPolicy.load(path, game=bound, trust_pickle=trusted)
         except PickleRefusedError as error:
             raise AgentSpecError(str(error)) from None
     if kind == "rllib":
@@ -130,8 +129,9 @@ def make_policy(spec: str, game: Game | BoundGame, num_players: int | None = Non
     raise AgentSpecError(f"unknown agent {spec!r}; agents: {', '.join(KINDS)}")
 
 
-def _baseline(game: Game, num_players: int, options: dict[str, Any]) -> Policy:
+def _baseline(bound: BoundGame) -> Policy:
     """The shipped model, from its policy file only (never its zip, whatever the opt-in)."""
+    game, num_players = bound.game, bound.num_players
     path = baseline_policy_path(game, num_players)
     if not path.is_file():
         archive = baseline_path(game, num_players)
@@ -148,4 +148,4 @@ def _baseline(game: Game, num_players: int, options: dict[str, Any]) -> Policy:
         raise AgentSpecError(f"no baseline model for {short_name(game.env_id)} with "
                              f"{num_players} players ({path} does not exist); baselines "
                              f"shipped: {shipped}")
-    return ModelPolicy.load(path, game=game, num_players=num_players, options=options)
+    return ModelPolicy.load(path, game=bound)

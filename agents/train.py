@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from agents.league import SELF, League, checkpoint_label
+from agents.options import bind_options
 from agents.policy_file import save_policy_file
 from agents.resume import (
     RESUME_SETTINGS,
@@ -76,7 +77,7 @@ from agents.sb3 import ModelPolicy
 from agents.single_agent import SingleAgentEnv
 from cardgym.files import atomic_save, atomic_write
 from cardgym.progress import Progress
-from cardgym.registration import find_game, short_name
+from cardgym.registration import BoundGame, find_game, short_name
 
 __all__ = ["MAX_ENVS", "MAX_ROLLOUT_BYTES", "MAX_VECTOR", "MODEL_FILES", "PFSP_SELF",
            "RESUME_SETTINGS", "RUN_FILES", "TORCH_THREADS", "TrainArgs", "check_run_name",
@@ -141,6 +142,17 @@ class TrainArgs:
     def kept_checkpoints(self) -> int:
         """How many of the learner's latest checkpoints the ``self`` pool draws from."""
         return self.league_size if self.league else 5
+
+    def table(self) -> BoundGame:
+        """The game bound to ``players`` and ``options``: checked the first time
+        (``OptionsError`` for bad ones), then kept while they stay the same."""
+        key = (self.game, self.players, repr(sorted(self.options.items())))
+        kept = self.__dict__.get("_table")
+        if kept is None or kept[0] != key:
+            kept = (key, bind_options(find_game(self.game), self.players, self.options))
+            self.__dict__["_table"] = kept
+        bound: BoundGame = kept[1]
+        return bound
 
     @property
     def run_dir(self) -> Path:
@@ -207,8 +219,7 @@ def check_budget(args: TrainArgs) -> None:
         raise ValueError(f"batch_size {args.batch_size} is larger than one rollout "
                          f"(n_steps {args.n_steps} x {envs} games = {rollout} steps); use at "
                          f"most {rollout}, or raise n_steps")
-    game = find_game(args.game)
-    layout = game.layout(game.make_config(args.players, **args.options))
+    layout = args.table().layout
     per_step = 4 * layout.observation_spec.size + layout.num_actions + 6 * 4
     if rollout * per_step > MAX_ROLLOUT_BYTES:
         most = MAX_ROLLOUT_BYTES // per_step
@@ -218,10 +229,9 @@ def check_budget(args: TrainArgs) -> None:
                          f"{most} steps of this game: lower n_steps, n_envs or vector")
 
 
-def _make_env(game: str, players: int, opponents: Sequence[str], options: Mapping[str, Any],
-              seed: int, keep: int = 5) -> Any:
+def _make_env(bound: BoundGame, opponents: Sequence[str], seed: int, keep: int = 5) -> Any:
     def build() -> SingleAgentEnv:
-        env = SingleAgentEnv(game, players, opponents, options, keep=keep)
+        env = SingleAgentEnv(bound, opponents=opponents, keep=keep)
         env.reset(seed=seed)
         return env
 
@@ -233,25 +243,26 @@ def _training_envs(args: TrainArgs, seed: int | None = None) -> Any:
     in workers), or ``vector`` games on the batched engine; seeded by ``seed``
     (default ``args.seed``)."""
     seed = args.seed if seed is None else seed
+    bound = args.table()
     if args.vector:
         from agents.vector_env import BatchedSelfPlayEnv
 
-        return BatchedSelfPlayEnv(args.game, args.vector, args.players, args.opponents,
-                                  args.options, seed=seed, keep=args.kept_checkpoints)
+        return BatchedSelfPlayEnv(bound, args.vector, opponents=args.opponents, seed=seed,
+                                  keep=args.kept_checkpoints)
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    builders = [_make_env(args.game, args.players, args.opponents, args.options, seed + i,
-                          args.kept_checkpoints)
+    builders = [_make_env(bound, args.opponents, seed + i, args.kept_checkpoints)
                 for i in range(args.n_envs)]
     if args.subprocess and args.n_envs > 1:
         return SubprocVecEnv(builders)
     return DummyVecEnv(builders)
 
 
-def win_rate(model: Any, game: str, players: int, opponent: str, options: Mapping[str, Any],
-             games: int, seed: int) -> float:
+def win_rate(model: Any, game: str | BoundGame, players: int | None, opponent: str,
+             options: Mapping[str, Any] | None, games: int, seed: int) -> float:
     """Share of ``games`` the deterministic model wins (final reward > 0) against
-    ``opponent`` in every other seat, the learner's seat drawn per game."""
+    ``opponent`` in every other seat, the learner's seat drawn per game (``game`` a
+    bound game, with ``players`` and ``options`` ``None``, or a game id with them)."""
     policy = ModelPolicy(model.policy)
     env = SingleAgentEnv(game, players, [opponent], options)
     rng = np.random.default_rng(seed)
@@ -288,7 +299,7 @@ def train(args: TrainArgs) -> Path:
         OutputError: a file of the run cannot be written (no room left, a file where
             a folder must be); the message names the path and the cause.
     """
-    find_game(args.game)
+    args.table()
     _check_league_settings(args)
     check_budget(args)
     run_dir = args.run_dir
@@ -534,7 +545,7 @@ def _self_play_callback(args: TrainArgs, env_id: str, run_dir: Path, opponents: 
         def evaluate(self, steps: int) -> None:
             row: dict[str, Any] = {"timesteps": steps}
             for opponent in args.eval_opponents:
-                rate = win_rate(self.model, args.game, args.players, opponent, args.options,
+                rate = win_rate(self.model, args.table(), None, opponent, None,
                                 args.eval_games, seed=10_000 + args.seed)
                 row[f"win_rate_vs_{opponent}"] = round(rate, 4)
                 self.logger.record(f"eval/win_rate_vs_{opponent}", rate)

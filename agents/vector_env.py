@@ -27,10 +27,9 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from stable_baselines3.common.vec_env import VecEnv
 
-from agents.options import check_players
 from agents.policy import Policy, act_batch
-from agents.single_agent import OpponentPool
-from cardgym.registration import find_game
+from agents.single_agent import OpponentPool, learner_table
+from cardgym.registration import BoundGame, Game
 
 __all__ = ["BatchedSelfPlayEnv"]
 
@@ -39,9 +38,10 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
     """``num_envs`` games of ``game`` on its batched engine, one learner seat each.
 
     Args:
-        game: game id or short name (the game needs a batched engine).
+        game: game id or short name, or a bound game (then no ``num_players`` nor
+            ``options``); the game needs a batched engine.
         num_envs: games played at once.
-        num_players: seats at the table.
+        num_players: seats at the table (default 2).
         opponents: agent specs of the opponent pool.
         options: rule options of the game.
         seed: seeds the deals and every draw of seats and opponents.
@@ -52,21 +52,20 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
     (the opponents' labels and the learner's return, for :mod:`agents.league`).
     """
 
-    def __init__(self, game: str, num_envs: int, num_players: int = 2,
-                 opponents: Sequence[str] = ("random",),
+    def __init__(self, game: str | Game | BoundGame, num_envs: int,
+                 num_players: int | None = None, opponents: Sequence[str] = ("random",),
                  options: Mapping[str, Any] | None = None, seed: int | None = None,
                  learner_seat: int | None = None, keep: int = 5) -> None:
-        self.game = find_game(game)
-        check_players(self.game, num_players)
+        bound = learner_table(game, num_players, options)
+        self.game, num_players = bound.game, bound.num_players
         if learner_seat is not None and not 0 <= learner_seat < num_players:
             raise ValueError(f"learner_seat must be 0..{num_players - 1}, got {learner_seat}")
         if self.game.batched is None:
             raise ValueError(f"{self.game.title} has no batched engine: train it without "
                              "--vector")
-        self.options = dict(options or {})
-        self.engine = self.game.make_batched(num_envs, num_players, **self.options)
-        self.pool = OpponentPool(self.game, num_players, list(opponents), self.options,
-                                 keep=keep)
+        self.options = bound.options
+        self.engine = bound.make_batched(num_envs)
+        self.pool = OpponentPool(bound, list(opponents), keep=keep)
         for label, policy in self.pool._fixed.items():
             if hasattr(policy, "act_in"):
                 raise ValueError(f"opponent {label!r} searches game states; the batched "

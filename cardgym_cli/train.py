@@ -12,12 +12,12 @@ from agents.arguments import (
     add_option_argument,
     add_trust_argument,
     check_specs,
-    checked_table,
     run_name,
     trusted_specs,
 )
 from agents.league import SELF
 from agents.model_card import read_card
+from agents.options import parse_options
 from agents.rllib import commands as rllib_commands
 from agents.runs import check_run_folder
 from agents.train import PFSP_SELF, RUN_FILES, TrainArgs, check_budget, resume_point, train
@@ -33,7 +33,7 @@ from cardgym.arguments import (
     unit_interval,
 )
 from cardgym.files import OutputError, check_output_folder
-from cardgym.registration import GAMES, short_name
+from cardgym.registration import GAMES, find_game, short_name
 
 __all__ = ["DEFAULTS", "INSTALL_HINT", "check_vector", "checked_budget", "configure",
            "require_train_extra", "run", "train_args"]
@@ -156,14 +156,12 @@ def check_vector(game: Any, args: argparse.Namespace) -> None:
 
 def train_args(args: argparse.Namespace) -> TrainArgs:
     """Checked :class:`TrainArgs` from the parsed command line."""
-    bound, options = checked_table(args, args.players, args.players)
-    game, players = bound.game, bound.num_players
-    check_specs([spec for spec in args.opponents if spec != SELF] + list(args.eval_opponents),
-                bound)
-    if args.vector:
-        check_vector(game, args)
+    try:
+        options = parse_options(args.option)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     settings = TrainArgs(
-        game=game.env_id, players=players, timesteps=args.timesteps,
+        game=find_game(args.game).env_id, players=args.players, timesteps=args.timesteps,
         opponents=tuple(args.opponents), options=options, seed=args.seed,
         n_envs=args.n_envs, subprocess=args.subprocess, vector=args.vector or 0,
         output=args.output,
@@ -178,6 +176,14 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
         progress=not args.no_progress, tensorboard=not args.no_tensorboard,
         overwrite=args.overwrite,
     )
+    try:
+        bound = settings.table()  # the command's one check of the rule options
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    check_specs([spec for spec in args.opponents if spec != SELF] + list(args.eval_opponents),
+                bound)
+    if args.vector:
+        check_vector(bound.game, args)
     checked_budget(settings)
     try:
         check_output_folder(settings.run_dir, "--output", overwrite=True)

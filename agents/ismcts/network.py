@@ -10,7 +10,6 @@ valued per seat by one forward pass over every seat's observation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from agents.ismcts.settings import SettingsError
 __all__ = ["PolicyNetwork", "load_model"]
 
 
-def load_model(model: str, engine: Engine, options: Mapping[str, Any]) -> Any:
+def load_model(model: str, engine: Engine) -> Any:
     """The :class:`~agents.sb3.ModelPolicy` that ``model=`` names: ``baseline`` (the
     shipped model of the game at this table size) or the path of a policy file or run
     folder written by ``cardgym train``.
@@ -42,7 +41,7 @@ def load_model(model: str, engine: Engine, options: Mapping[str, Any]) -> Any:
         raise SettingsError(f"ismcts model=baseline: no baseline for {game.name} with "
                             f"{players} players ({path} does not exist); give model=PATH")
     try:
-        return ModelPolicy.load(path, game=game, num_players=players, options=options)
+        return ModelPolicy.load(path, game=engine.bound)
     except (ModelError, ImportError) as error:
         raise SettingsError(f"ismcts model={model}: {error}") from None
 

@@ -61,8 +61,7 @@ class IsmctsPolicy:
                          if self.settings.rollout == "batched" and uses_playouts else None)
         self._network: PolicyNetwork | None = None
         if self.settings.uses_model:
-            loaded = model if model is not None else load_model(self.settings.model,
-                                                                self.engine, self.options)
+            loaded = model if model is not None else load_model(self.settings.model, self.engine)
             self._network = PolicyNetwork(self.engine, loaded.network, arrays,
                                           self.engine.reward_bounds)
         self._reader: Reader | None = None

@@ -166,7 +166,7 @@ def test_a_run_with_grouped_checkpoints_saves_the_grouping_and_bad_values_are_re
 
 
 def test_a_weighted_pool_draws_members_in_proportion_to_their_weights() -> None:
-    pool = OpponentPool(find_game("kuhn_poker"), 2, ["random", "heuristic", "random"])
+    pool = OpponentPool(find_game("kuhn_poker").bind(2), ["random", "heuristic", "random"])
     assert pool.members() == ["random", "heuristic"], "each fixed spec is one member"
     pool.set_weights({"random": 1.0, "heuristic": 3.0})
     rng = np.random.default_rng(0)

@@ -150,3 +150,21 @@ def test_a_table_size_a_game_does_not_take_reads_the_same_wherever_it_is_checked
     with pytest.raises(ValueError) as refused:
         SingleAgentEnv(name, count, opponents=["random"])
     assert str(refused.value) == message
+
+
+def test_cardgym_train_checks_the_options_once_for_all_its_envs_opponents_and_checkpoints(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    # Two envs, three kinds of opponents (a checkpoint of the learner among them) and
+    # an evaluation against each: the rule options are checked where they enter, once,
+    # and every env, opponent and loaded checkpoint is made from the bound game.
+    from phpets_env.state import Config
+
+    configs: list[Config] = []
+    check = Config.__post_init__
+    monkeypatch.setattr(Config, "__post_init__", lambda self: (configs.append(self), check(self)))
+    assert main(["train", "power_hungry_pets", "--timesteps", "1024", "--n-envs", "2",
+                 "--n-steps", "256", "--batch-size", "256", "--checkpoint-every", "512",
+                 "--eval-every", "512", "--eval-games", "2", "--opponents", "random",
+                 "heuristic", "self", "--option", "final_tie=nobody", "--output",
+                 str(tmp_path), "--no-progress", "--no-tensorboard"]) == 0
+    assert [config.final_tie for config in configs] == ["nobody"]

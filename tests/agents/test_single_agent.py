@@ -96,8 +96,8 @@ def test_runs_under_subprocvecenv_with_masks() -> None:
 
     from agents.train import _make_env
 
-    vec_env = SubprocVecEnv([_make_env("exploding_kittens", 2, ["random"], {}, seed)
-                             for seed in range(2)])
+    bound = find_game("exploding_kittens").bind(2)
+    vec_env = SubprocVecEnv([_make_env(bound, ["random"], seed) for seed in range(2)])
     try:
         vec_env.reset()
         rng = np.random.default_rng(0)
