@@ -19,7 +19,7 @@ from typing import Any
 
 from cardgym.arguments import player_count_problem
 from cardgym.errors import OptionError
-from cardgym.registration import BoundGame, Game
+from cardgym.registration import BoundGame, Game, bind
 
 __all__ = [
     "OptionsError",
@@ -120,14 +120,11 @@ def bind_options(game: Game, num_players: int,
         raise OptionsError(str(error)) from None
 
 
-def as_bound(game: Game | BoundGame, num_players: int | None = None,
+def as_bound(game: str | Game | BoundGame, num_players: int | None = None,
              options: Mapping[str, Any] | None = None) -> BoundGame:
-    """A bound game as it is (then give neither ``num_players`` nor ``options``), or
-    ``game`` bound to them with :func:`bind_options`."""
-    if isinstance(game, BoundGame):
-        if num_players is not None or options:
-            raise TypeError(f"{game!r} is bound already: give no num_players or options")
-        return game
-    if num_players is None:
-        raise TypeError(f"num_players is needed with the unbound game {game.name}")
-    return bind_options(game, num_players, options)
+    """:func:`cardgym.registration.bind` (a bound game as it is, or a game bound to
+    ``num_players`` and ``options``), its option errors as :class:`OptionsError`."""
+    try:
+        return bind(game, num_players, options)
+    except OptionError as error:
+        raise OptionsError(str(error)) from None

@@ -27,7 +27,7 @@ from agents.specs import make_policy
 from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv
 from cardgym.env_checks import check_env_arguments, check_picture_support
 from cardgym.errors import IllegalMoveError
-from cardgym.registration import BoundGame, Game, find_game
+from cardgym.registration import BoundGame, Game
 
 #: What an illegal learner action does: raise, or end the game with -1 for the learner.
 ILLEGAL_ACTIONS = ("raise", "lose")
@@ -46,9 +46,9 @@ def learner_table(game: str | Game | BoundGame, num_players: int | None,
     """The bound game of a learner's env: a bound game as it is (then give neither
     ``num_players`` nor ``options``), else the game (or its id or short name) bound to
     ``num_players`` (default 2) and ``options``, checked (``OptionsError``)."""
-    if isinstance(game, BoundGame):
-        return as_bound(game, num_players, options)
-    return as_bound(find_game(game), 2 if num_players is None else num_players, options)
+    if num_players is None and not isinstance(game, BoundGame):
+        num_players = 2
+    return as_bound(game, num_players, options)
 
 
 class OpponentPool:

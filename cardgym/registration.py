@@ -155,5 +155,6 @@ def bind(game: str | Game | BoundGame, num_players: int | None = None,
             raise TypeError(f"{game!r} is bound already: give no num_players or options")
         return game
     if num_players is None:
-        raise TypeError(f"num_players is needed to bind {game if isinstance(game, str) else game.name}")
+        name = game if isinstance(game, str) else game.name
+        raise TypeError(f"num_players is needed to bind {name}")
     return find_game(game).bind(num_players, options)

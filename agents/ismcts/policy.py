@@ -16,7 +16,8 @@ from agents.ismcts.rollout import BatchedPlayouts, MaskArrays, Playouts, Prior
 from agents.ismcts.search import Search
 from agents.ismcts.settings import IsmctsSettings, SettingsError
 from agents.ismcts.tree import Node
-from cardgym.registration import BoundGame, Game, bind
+from agents.options import as_bound
+from cardgym.registration import BoundGame, Game
 
 __all__ = ["IsmctsPolicy"]
 
@@ -42,7 +43,7 @@ class IsmctsPolicy:
                  options: Mapping[str, Any] | None = None,
                  settings: IsmctsSettings | None = None, model: Any = None) -> None:
         self.settings = settings or IsmctsSettings()
-        bound = bind(game, num_players, options)
+        bound = as_bound(game, num_players, options)
         self.options = bound.options
         self.num_players = bound.num_players
         self.engine: Engine = Engine(bound)
