@@ -21,7 +21,6 @@ from cardgym.arguments import (
     worker_count,
 )
 from cardgym.progress import Progress
-from cardgym.registration import find_game
 from cardgym_cli.train import checked_budget, require_train_extra
 
 __all__ = ["DEMO_GAME", "configure", "run"]
@@ -74,7 +73,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         print(f"demo: evaluating {agent} against {opponent} ({args.games} games) ...",
               file=sys.stderr)
         with Progress(args.games, "demo eval", "match", enabled=not args.no_progress) as bar:
-            result = evaluate(find_game(DEMO_GAME), 2, [agent, opponent], games=args.games,
+            result = evaluate(settings.table(), 2, [agent, opponent], games=args.games,
                               seed=args.seed, workers=args.workers, progress=bar.update)
         rows.append((agent, opponent, result.agents[0]))
     lines = [f"MaskablePPO on two-player Power Hungry Pets: {args.timesteps} training steps "
