@@ -468,6 +468,10 @@ class BoundGame:
             raise ValueError(f"{self.game.title} has no batched engine")
         return load(self.game.batched)(self.config, num_games, threads)
 
+    def __hash__(self) -> int:
+        # A Game holds dicts (unhashable); equal bound games share an env id and config.
+        return hash((self.game.env_id, self.config))
+
     def __repr__(self) -> str:
         options = ", ".join(f"{key}={value!r}" for key, value in self.options.items())
         return f"BoundGame({self.game.name}, {self.num_players} players{', ' if options else ''}{options})"

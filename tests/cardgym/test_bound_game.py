@@ -86,6 +86,10 @@ def test_a_bound_game_pickles_as_its_game_and_config(game: Game) -> None:
     bound = game.bind(min(game.player_counts))
     again = pickle.loads(pickle.dumps(bound))
     assert again == bound and again.game is game and again.config is not bound.config
+    assert hash(again) == hash(bound)  # a key of a cache of agents or engines, say
+    assert len({bound, again}) == 1
+    if len(game.player_counts) > 1:
+        assert len({bound, game.bind(max(game.player_counts))}) == 2
 
 
 def test_bind_by_name_takes_a_bound_game_as_it_is_and_refuses_giving_options_again() -> None:
