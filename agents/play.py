@@ -39,12 +39,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from agents.evaluate.seating import game_seed, seat_rng
-from agents.options import bind_options
+from agents.options import as_bound
 from agents.outcomes import winners
 from agents.policy import Policy, decide
 from agents.specs import make_policy
 from cardgym.records import Recorder
-from cardgym.registration import BoundGame, Game, find_game, short_name
+from cardgym.registration import BoundGame, Game, short_name
 
 __all__ = ["QUIT_WORDS", "choose_action", "legal_lines", "move_labels", "opponent_count_rule",
            "opponent_seats", "play"]
@@ -223,13 +223,7 @@ def play(game: Game | BoundGame | str, num_players: int, seat: int,
     """
     input_stream = sys.stdin if input_stream is None else input_stream
     output = sys.stdout if output is None else output
-    if isinstance(game, BoundGame):
-        if num_players != game.num_players or options:
-            raise ValueError(f"{game!r} is bound already: num_players must be "
-                             f"{game.num_players} and options none")
-        bound: BoundGame = game
-    else:
-        bound = bind_options(find_game(game), num_players, options)
+    bound = as_bound(game, num_players, options)
     bot_specs = opponent_seats(num_players, seat, opponent_specs)
     bots: dict[int, Policy] = {
         s: spec if not isinstance(spec, str) else make_policy(spec, bound)

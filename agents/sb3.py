@@ -89,26 +89,30 @@ class ModelPolicy:
             if Path(path).is_dir():
                 raise ModelError(f"{path} holds neither {weights.name} nor {archive.name}")
             raise ModelError(f"model file {str(path)!r} does not exist")
+        bound: BoundGame | None = None
+        entry: Game | None = None
         if isinstance(game, BoundGame):
-            num_players, options = game.num_players, game.options
-            game = game.game
+            bound, entry, num_players = game, game.game, game.num_players
+        else:
+            entry = game
         card = read_card(archive)
-        if card is not None and game is not None and card.get("game") != game.env_id:
-            raise ModelError(f"{archive} was trained on {card.get('game')}, not {game.env_id}")
+        if card is not None and entry is not None and card.get("game") != entry.env_id:
+            raise ModelError(f"{archive} was trained on {card.get('game')}, not {entry.env_id}")
         problem = None if card is None else players_problem(card, archive, num_players)
         if problem:
             raise ModelError(problem)
         if not trust_pickle:
             raise PickleRefusedError(archive)
         model = unpickle_model(archive)
-        if game is not None:
-            observation_space, action_space = game_spaces(game, num_players, options)
+        if entry is not None:
+            observation_space, action_space = (game_spaces(bound) if bound is not None else
+                                               game_spaces(entry, num_players, options))
             expected, actions = observation_space.shape, action_space.n
             model_actions = getattr(model.action_space, "n", None)
             if model.observation_space.shape != expected or model_actions != actions:
                 raise ModelError(
                     f"{archive} expects observations {model.observation_space.shape} and "
-                    f"{model_actions} actions; {game.env_id} has {expected} and {actions}"
+                    f"{model_actions} actions; {entry.env_id} has {expected} and {actions}"
                 )
         model.policy.set_training_mode(False)
         return cls(model.policy, deterministic)

@@ -141,18 +141,19 @@ def find_game(name: str | Game) -> Game:
 
 def bind(game: str | Game | BoundGame, num_players: int | None = None,
          options: Mapping[str, Any] | None = None) -> BoundGame:
-    """A bound game: ``game`` as it is when it is one already (then give neither
-    ``num_players`` nor ``options``), else the registered game (by entry, id or short
+    """A bound game: ``game`` as it is when it is one already (then give no options,
+    and no ``num_players`` or its own), else the registered game (by entry, id or short
     name) bound to ``num_players`` seats and ``options``, checked
     (:meth:`Game.bind <cardgym.game.Game.bind>`).
 
     Raises:
-        ValueError: an unknown game; ``TypeError`` for a bound game given a table size
-            or options again, or a game given none; ``OptionError`` for bad options.
+        ValueError: an unknown game; ``TypeError`` for a bound game given options or
+            another table size, or a game given none; ``OptionError`` for bad options.
     """
     if isinstance(game, BoundGame):
-        if num_players is not None or options:
-            raise TypeError(f"{game!r} is bound already: give no num_players or options")
+        if num_players not in (None, game.num_players) or options:
+            raise TypeError(f"{game!r} is bound already: give no options, and no "
+                            f"num_players or its own ({game.num_players})")
         return game
     if num_players is None:
         name = game if isinstance(game, str) else game.name

@@ -22,10 +22,10 @@ from agents.evaluate.games import (
 from agents.evaluate.pool import chunks, run_in_processes
 from agents.evaluate.results import EvalResult, GameOutcome, summarise
 from agents.evaluate.seating import AgentSpec, agent_label, spec_indices
-from agents.options import bind_options
+from agents.options import as_bound
 from agents.outcomes import has_rounds
 from agents.policy import Policy
-from cardgym.registration import BoundGame, Game, find_game
+from cardgym.registration import BoundGame, Game
 
 __all__ = ["EvalRequest", "evaluate", "evaluate_many"]
 
@@ -95,7 +95,8 @@ def evaluate(game: Game | BoundGame | str, num_players: int, agent_specs: Sequen
     Raises:
         ValueError: a bad size, seat count, agent count or match length;
             ``OptionsError`` for bad options and ``AgentSpecError`` for unknown agents
-            (both ``ValueError``).
+            (both ``ValueError``); ``TypeError`` for a bound game given options or
+            another ``num_players``.
     """
     request = EvalRequest(game, num_players, agent_specs, games, seed, options, match_length,
                           record_dir, vector, built)
@@ -191,15 +192,10 @@ def _check(request: EvalRequest) -> _Checked:
     if request.match_length <= 0:
         raise ValueError(f"match_length must be a positive number of games (best of N), "
                          f"got {request.match_length}")
-    if isinstance(request.game, BoundGame):
-        bound = request.game
-        if request.num_players != bound.num_players or request.options:
-            raise ValueError(f"{bound!r} is bound already: num_players must be "
-                             f"{bound.num_players} and options none")
-        options = bound.changed_options
-    else:
-        options = dict(request.options or {})
-        bound = bind_options(find_game(request.game), request.num_players, options)
+    bound = as_bound(request.game, request.num_players, request.options)
+    # What the report names: the options as given, or a bound game's changed ones.
+    options = (bound.changed_options if isinstance(request.game, BoundGame)
+               else dict(request.options or {}))
     entry = bound.game
     if request.match_length > 1 and has_rounds(entry):
         raise ValueError(f"{entry.name} already plays a match of rounds per "

@@ -345,7 +345,9 @@ def test_a_bound_game_is_evaluated_as_bound() -> None:
     assert records(result) == records(evaluate("karel_kakelaar", 3, ["random", "heuristic"],
                                                games=4, seed=2, workers=1,
                                                options={"reward": "score_difference"}))
-    with pytest.raises(ValueError, match="bound already: num_players must be 3"):
+    own = r"bound already: give no options, and no num_players or its own \(3\)"
+    with pytest.raises(TypeError, match=own):
         evaluate(bound, 2, ["random", "heuristic"], games=4)
-    with pytest.raises(ValueError, match="bound already"):
-        evaluate(bound, 3, ["random", "heuristic"], games=4, options={"reward": "score_difference"})
+    with pytest.raises(TypeError, match=own):
+        evaluate(bound, 3, ["random", "heuristic"], games=4,
+                 options={"reward": "score_difference"})

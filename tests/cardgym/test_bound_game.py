@@ -95,9 +95,11 @@ def test_a_bound_game_pickles_as_its_game_and_config(game: Game) -> None:
 def test_bind_by_name_takes_a_bound_game_as_it_is_and_refuses_giving_options_again() -> None:
     game = GAMES[0]
     bound = bind(game.name, min(game.player_counts))
-    assert bind(bound) is bound
+    assert bind(bound) is bound and bind(bound, bound.num_players) is bound
     with pytest.raises(TypeError, match="bound already"):
-        bind(bound, min(game.player_counts))
+        bind(bound, bound.num_players + 1)
+    with pytest.raises(TypeError, match="bound already"):
+        bind(bound, options=bound.options)
     with pytest.raises(TypeError, match="num_players is needed"):
         bind(game.name)
 
