@@ -20,8 +20,8 @@ from cardgym.errors import DocumentError, shorten
 from cardgym.files import atomic_write
 from cardgym.registration import BoundGame, Game
 
-__all__ = ["MAX_CARD_BYTES", "ModelError", "card_path", "game_spaces", "players_problem",
-           "read_card", "read_card_file", "write_card"]
+__all__ = ["MAX_CARD_BYTES", "ModelError", "card_path", "game_spaces", "load_target",
+           "players_problem", "read_card", "read_card_file", "write_card"]
 
 
 class ModelError(ValueError):
@@ -108,6 +108,15 @@ def players_problem(card: Mapping[str, Any], model_path: str | Path,
     return (f"{model_path} was trained for {trained} players, not {num_players}: use it at a "
             f"{trained}-player table, or train one for {num_players} players (cardgym train "
             f"{game.split('/')[-1].rsplit('-v', 1)[0]} --players {num_players})")
+
+
+def load_target(game: Game | BoundGame | None, num_players: int | None
+                ) -> tuple[BoundGame | None, Game | None, int | None]:
+    """What a model is loaded for: the bound game (``None`` when not given one), the
+    game (``None``: the one the card names) and the table size."""
+    if isinstance(game, BoundGame):
+        return game, game.game, game.num_players
+    return None, game, num_players
 
 
 def game_spaces(game: Game | BoundGame, num_players: int | None = None,

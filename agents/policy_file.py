@@ -32,6 +32,7 @@ from agents.model_card import (
     ModelError,
     card_path,
     game_spaces,
+    load_target,
     players_problem,
     read_card,
     write_card,
@@ -346,12 +347,7 @@ def load_network(weights: str | Path, game: Game | BoundGame | None = None,
             describe.
     """
     weights = Path(weights)
-    bound: BoundGame | None = None
-    entry: Game | None = None
-    if isinstance(game, BoundGame):
-        bound, entry, num_players = game, game.game, game.num_players
-    else:
-        entry = game
+    bound, entry, num_players = load_target(game, num_players)
     if not weights.is_file():
         raise ModelError(f"model file {str(weights)!r} does not exist")
     card = read_card(weights)

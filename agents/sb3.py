@@ -22,6 +22,7 @@ from agents.model_card import (
     ModelError,
     card_path,
     game_spaces,
+    load_target,
     players_problem,
     read_card,
     write_card,
@@ -89,12 +90,7 @@ class ModelPolicy:
             if Path(path).is_dir():
                 raise ModelError(f"{path} holds neither {weights.name} nor {archive.name}")
             raise ModelError(f"model file {str(path)!r} does not exist")
-        bound: BoundGame | None = None
-        entry: Game | None = None
-        if isinstance(game, BoundGame):
-            bound, entry, num_players = game, game.game, game.num_players
-        else:
-            entry = game
+        bound, entry, num_players = load_target(game, num_players)
         card = read_card(archive)
         if card is not None and entry is not None and card.get("game") != entry.env_id:
             raise ModelError(f"{archive} was trained on {card.get('game')}, not {entry.env_id}")
