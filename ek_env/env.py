@@ -84,7 +84,7 @@ steal, receive, be handed in three of a kind, take from the discard pile, or dra
 from a top it knew; a card leaving that hand unseen makes the bound stale). Per-seat
 fields are relative: index 0 is the observer, then the other seats clockwise.
 
-The public record (issue 16; :mod:`ek_env.record`). The engine logs every
+The public record (issue 16; :mod:`ek_env.engine.record`). The engine logs every
 happening at the table as an event (``game.narrate(seat)`` puts them in words):
 each play with its target (a single card, a pair, three of a kind and the card it
 names, each kind of five different), each Nope and whom it answers, the outcome of
@@ -134,7 +134,7 @@ received, a steal), or a card of that kind in plain sight.
 | 158..1184 | `known_deck` | 79x13 | 0..1 | one-hot kind at each depth of the draw pile (0 = top) that I saw (See the Future) or placed (my Defuse), until a shuffle or another player's insertion makes it stale |
 | 1185..1288 | `known_hands` | 8x13 | 0..12 | count of each kind I know to be in each opponent's hand (given, received, stolen, asked for, taken from the discard pile, or drawn from a top I knew) |
 | 1289..1405 | `ruled_out` | 9x13 | 0..1 | 1 if the table knows the seat holds no card of the kind: a three of a kind asked for it and missed; cleared when the seat's hand gains a card that could be one (relative) |
-| 1406..1869 | `recent_moves` | 8x58 | 0..1 | the last 8 events of the public record, newest first, one row each (zeros where there is none): one-hot event (play, pair, three, name, five, nope, window, give, steal, ask, take, draw, defuse, insert, out, saw, dry; 17), actor (9, relative), target (9, relative), card (13, the public card: played, named, shown, taken), result (10: 0 nothing/miss/stopped/lost, 1 done/hit/allowed/played, 2 a marked copy or already marked, 3 exploded; a count for saw, altered, bomb, and the Nopes so far for nope); see ek_env.record for what each event holds |
+| 1406..1869 | `recent_moves` | 8x58 | 0..1 | the last 8 events of the public record, newest first, one row each (zeros where there is none): one-hot event (play, pair, three, name, five, nope, window, give, steal, ask, take, draw, defuse, insert, out, saw, dry; 17), actor (9, relative), target (9, relative), card (13, the public card: played, named, shown, taken), result (10: 0 nothing/miss/stopped/lost, 1 done/hit/allowed/played, 2 a marked copy or already marked, 3 exploded; a count for saw, altered, bomb, and the Nopes so far for nope); see ek_env.engine.record for what each event holds |
 <!-- /observation-table -->
 
 Actions (one `Discrete` space; seat offsets are clockwise from the turn holder,
@@ -222,7 +222,7 @@ with the expansion); every other key has a default: `discard`, `out_of_play`, `e
 `blind`, `marked`. A scenario can so describe any position of a game: mid Nope window,
 a kitten to put back, players already out. ``game.position()`` writes the current
 state as a scenario naming everything, from which ``reset`` sets up the same state
-again (:mod:`ek_env.scenario` lists the keys; docs/positions.md).
+again (:mod:`ek_env.positions.scenario` lists the keys; docs/positions.md).
 
 Streaking Kittens (``expansions=("streaking",)``, docs/rules/exploding_kittens.md, Streaking Kittens). The 15 cards
 join the base deck(s): setup as above with the 14 non-kitten cards shuffled in
@@ -324,7 +324,7 @@ of up to 126 cards:
 | 215..2986 | `known_deck` | 126x22 | 0..1 | one-hot kind at each depth of the draw pile (0 = top) that I saw (See the Future) or placed (my Defuse), until a shuffle or another player's insertion makes it stale |
 | 2987..3162 | `known_hands` | 8x22 | 0..12 | count of each kind I know to be in each opponent's hand (given, received, stolen, asked for, taken from the discard pile, or drawn from a top I knew) |
 | 3163..3360 | `ruled_out` | 9x22 | 0..1 | 1 if the table knows the seat holds no card of the kind: a three of a kind asked for it and missed; cleared when the seat's hand gains a card that could be one (relative) |
-| 3361..3968 | `recent_moves` | 8x76 | 0..1 | the last 8 events of the public record, newest first, one row each (zeros where there is none): one-hot event (play, pair, three, name, five, nope, window, give, steal, ask, take, draw, defuse, insert, out, saw, dry, mark, bomb, altered, garbage, blind_play, blind_nope, target, turned, explode; 26), actor (9, relative), target (9, relative), card (22, the public card: played, named, shown, taken), result (10: 0 nothing/miss/stopped/lost, 1 done/hit/allowed/played, 2 a marked copy or already marked, 3 exploded; a count for saw, altered, bomb, and the Nopes so far for nope); see ek_env.record for what each event holds |
+| 3361..3968 | `recent_moves` | 8x76 | 0..1 | the last 8 events of the public record, newest first, one row each (zeros where there is none): one-hot event (play, pair, three, name, five, nope, window, give, steal, ask, take, draw, defuse, insert, out, saw, dry, mark, bomb, altered, garbage, blind_play, blind_nope, target, turned, explode; 26), actor (9, relative), target (9, relative), card (22, the public card: played, named, shown, taken), result (10: 0 nothing/miss/stopped/lost, 1 done/hit/allowed/played, 2 a marked copy or already marked, 3 exploded; a count for saw, altered, bomb, and the Nopes so far for nope); see ek_env.engine.record for what each event holds |
 | 3969..3977 | `blind` | 9 | 0..1 | 1 if the seat is blind (relative) |
 | 3978..4175 | `marked` | 9x22 | 0..12 | count of each kind of marked (public) cards in each seat's hand (relative) |
 | 4176..4176 | `kittens_to_insert` | 1 | 0..9 | defused kittens the seat to act still puts back |
@@ -382,10 +382,10 @@ import inspect
 from typing import Any, ClassVar
 
 from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv
-from ek_env.cards import CARD_NAMES
-from ek_env.encoding import ACTION_TABLE, BASE, OBSERVATION_SPEC, STREAKING, Layout
+from ek_env.encoding.encoding import ACTION_TABLE, BASE, OBSERVATION_SPEC, STREAKING, Layout
+from ek_env.engine.cards import CARD_NAMES
+from ek_env.engine.state import Config, State
 from ek_env.game import GAME
-from ek_env.state import Config, State
 
 ENV_ID = "cardgym/exploding_kittens-v1"
 

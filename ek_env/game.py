@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from cardgym.game import Game, Layout, Variant
 from ek_env import rules
-from ek_env.cards import DECK_DEFUSE_RULES, EXPANSIONS, HAND_SIZES
-from ek_env.encoding import BASE, STREAKING, move_to_action
-from ek_env.encoding import Layout as EkLayout
-from ek_env.heuristic import EkHeuristic
-from ek_env.invariants import check_invariants
-from ek_env.position import position, position_format
-from ek_env.record import choice_visibility, describe_event
-from ek_env.render import render_full, render_view
-from ek_env.scenario import KEYS
-from ek_env.state import (
+from ek_env.display.render import render_full, render_view
+from ek_env.display.table import TABLE
+from ek_env.encoding.encoding import BASE, STREAKING, move_to_action
+from ek_env.encoding.encoding import Layout as EkLayout
+from ek_env.engine.cards import DECK_DEFUSE_RULES, EXPANSIONS, HAND_SIZES
+from ek_env.engine.invariants import check_invariants
+from ek_env.engine.record import choice_visibility, describe_event
+from ek_env.engine.state import (
     ALTER,
     ATTACK_STACKING_OPTIONS,
     ELIMINATED_CARDS_OPTIONS,
@@ -28,8 +26,10 @@ from ek_env.state import (
     Config,
     State,
 )
-from ek_env.table import TABLE
-from ek_env.view import PlayerView
+from ek_env.heuristic import EkHeuristic
+from ek_env.info.view import PlayerView
+from ek_env.positions.position import position, position_format
+from ek_env.positions.scenario import KEYS
 
 
 def _contract_layout(layout: EkLayout) -> Layout:

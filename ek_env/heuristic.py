@@ -9,7 +9,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.heuristic import legal_indices, pick_best
-from ek_env.cards import (
+from ek_env.encoding.encoding import Layout, layout
+from ek_env.engine.cards import (
     ALTER_THE_FUTURE_5X,
     ATTACK,
     CARD_NAMES,
@@ -32,8 +33,7 @@ from ek_env.cards import (
     SWAP_TOP_AND_BOTTOM,
     composition,
 )
-from ek_env.encoding import Layout, layout
-from ek_env.state import PHASE_NAMES, Config
+from ek_env.engine.state import PHASE_NAMES, Config
 
 _KIND = {name: kind for kind, name in enumerate(CARD_NAMES)}
 # Kinds of pending plays, as in the observation's ``pending_play`` one-hot.

@@ -1,21 +1,47 @@
 """The Exploding Kittens engine (docs/rules/exploding_kittens.md): new game, legal moves, apply, results.
 
 No gymnasium or pettingzoo here. The engine speaks seats (ints). Its rules are the
-legal action mask (:mod:`ek_env.legality`) and the action dispatch
-(:mod:`ek_env.dispatch`); :func:`legal_moves` and :func:`apply` (which raises
+legal action mask (:mod:`ek_env.engine.legality`) and the action dispatch
+(:mod:`ek_env.engine.dispatch`); :func:`legal_moves` and :func:`apply` (which raises
 :class:`~cardgym.errors.IllegalMoveError` without changing anything) are their
-readable forms over the moves of :mod:`ek_env.moves`.
+readable forms over the moves of :mod:`ek_env.engine.moves`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
 from cardgym.game import StepOutcome, StepRewards
-from ek_env.dispatch import apply_action
-from ek_env.hidden import resample_hidden
-from ek_env.legality import apply, legal_action_indices, legal_action_mask, legal_moves
-from ek_env.seats import next_alive, target_offsets
-from ek_env.setup import new_game
-from ek_env.state import GAME_OVER, State
+from ek_env.engine.dispatch import apply_action
+from ek_env.engine.legality import apply, legal_action_indices, legal_action_mask, legal_moves
+from ek_env.engine.seats import next_alive, target_offsets
+from ek_env.engine.setup import deal
+from ek_env.engine.state import GAME_OVER, Config, State
+from ek_env.info.hidden import resample_hidden
+from ek_env.positions.scenario import read_scenario
+
+
+def new_game(config: Config, rng: np.random.Generator,
+             scenario: Mapping[str, Any] | None = None) -> State:
+    """Set up a game (docs/rules/exploding_kittens.md), or the position a scenario describes
+    (:mod:`ek_env.positions.scenario`; :func:`ek_env.positions.position.position` writes
+    one). A scenario draws from ``rng`` only for the turn holder, when it names none.
+
+    Raises:
+        ScenarioError: the scenario is not one the game can be in; ``rng`` is left as
+            it was.
+    """
+    if scenario is None:
+        return deal(config, rng)
+    saved = rng.bit_generator.state
+    try:
+        return read_scenario(config, scenario, rng)
+    except Exception:
+        rng.bit_generator.state = saved
+        raise
 
 
 def to_act(state: State) -> int:

@@ -65,7 +65,7 @@ public: ``unseen``), the robot deck's order (its contents are public), and what 
 other seats have committed in the current stage.
 
 Public record. The game keeps a log of what happens at the table
-(:mod:`kakelaar_env.record`): each face-down commit (who bid, chose a hen or picked
+(:mod:`kakelaar_env.display.record`): each face-down commit (who bid, chose a hen or picked
 a card, the choice itself seen only by that seat), each reveal (every bid, the robot's
 included, and which row position and card each participant took), the mother hens
 played (and whether a seat had to, holding only hens), each card taken back, the
@@ -148,7 +148,7 @@ the cards (``hands``, ``discards``, ``row``, ``deck`` or ``deck_top`` top first,
 dealt at random or takes its default; the seats asked in a stage and their order
 follow from the rules. A scenario in which a seat could come to hold more than a
 dealt game allows (9 of a kind, 14 cards, worms worth 72: the observation's bounds)
-is refused. Every key, its value and its default: :mod:`kakelaar_env.scenario` and
+is refused. Every key, its value and its default: :mod:`kakelaar_env.positions.scenario` and
 docs/positions.md. Example::
 
     duel = env(num_players=2)
@@ -175,14 +175,14 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv
-from kakelaar_env.cards import DEFAULT_WORM_COUNTS
-from kakelaar_env.encoding import (
+from kakelaar_env.encoding.encoding import (
     ACTION_TABLE,
     OBSERVATION_SPEC,
 )
+from kakelaar_env.engine.cards import DEFAULT_WORM_COUNTS
+from kakelaar_env.engine.state import Config, State
 from kakelaar_env.game import GAME
 from kakelaar_env.parallel import parallel_env
-from kakelaar_env.state import Config, State
 
 ENV_ID = "cardgym/karel_kakelaar-v1"
 

@@ -9,9 +9,10 @@ from typing import Any
 
 from cardgym.game import Game, Layout
 from kakelaar_env import rules
-from kakelaar_env.cards import DEFAULT_WORM_COUNTS, NUM_WORM_VALUES, NUM_WORMS
-from kakelaar_env.choices import hidden_choices
-from kakelaar_env.encoding import (
+from kakelaar_env.display.record import choice_visibility, describe_event
+from kakelaar_env.display.render import render_full, render_view
+from kakelaar_env.display.table import TABLE
+from kakelaar_env.encoding.encoding import (
     ACTION_TABLE,
     OBSERVATION_SPEC,
     apply_action,
@@ -19,15 +20,14 @@ from kakelaar_env.encoding import (
     legal_action_mask,
     move_to_action,
 )
+from kakelaar_env.engine.cards import DEFAULT_WORM_COUNTS, NUM_WORM_VALUES, NUM_WORMS
+from kakelaar_env.engine.invariants import check_invariants
+from kakelaar_env.engine.state import FINAL_TIE_OPTIONS, REWARD_OPTIONS, Config, State
 from kakelaar_env.heuristic import KakelaarHeuristic
-from kakelaar_env.invariants import check_invariants
-from kakelaar_env.position import position, position_format
-from kakelaar_env.record import choice_visibility, describe_event
-from kakelaar_env.render import render_full, render_view
-from kakelaar_env.scenario import KEYS
-from kakelaar_env.state import FINAL_TIE_OPTIONS, REWARD_OPTIONS, Config, State
-from kakelaar_env.table import TABLE
-from kakelaar_env.view import PlayerView
+from kakelaar_env.info.choices import hidden_choices
+from kakelaar_env.info.view import PlayerView
+from kakelaar_env.positions.position import position, position_format
+from kakelaar_env.positions.scenario import KEYS
 
 #: One layout for every table size and option.
 LAYOUT = Layout(ACTION_TABLE, OBSERVATION_SPEC, legal_action_mask, apply_action, encode)

@@ -10,8 +10,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.heuristic import legal_indices, pick_best
-from kakelaar_env.cards import BID_VALUE, HEN, NUM_BIDDABLE, NUM_WORM_VALUES, ROUNDS, TYPE_NAMES
-from kakelaar_env.encoding import ACTION_TABLE, OBSERVATION_SPEC
+from kakelaar_env.encoding.encoding import ACTION_TABLE, OBSERVATION_SPEC
+from kakelaar_env.engine.cards import (
+    BID_VALUE,
+    HEN,
+    NUM_BIDDABLE,
+    NUM_WORM_VALUES,
+    ROUNDS,
+    TYPE_NAMES,
+)
 
 _TYPE = {name: t for t, name in enumerate(TYPE_NAMES)}
 _BID = {_TYPE[name.split(":")[1]]: i for i, name in enumerate(ACTION_TABLE.names)

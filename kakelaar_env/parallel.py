@@ -22,10 +22,10 @@ from typing import Any, ClassVar
 
 from cardgym.aec import RENDER_FPS, RENDER_MODES
 from cardgym.parallel import CardGameParallelEnv, Observation, StepResult
-from kakelaar_env.cards import DEFAULT_WORM_COUNTS
+from kakelaar_env.engine.cards import DEFAULT_WORM_COUNTS
+from kakelaar_env.engine.legality import apply_action, parallel_mask
+from kakelaar_env.engine.state import Config, State
 from kakelaar_env.game import GAME
-from kakelaar_env.legality import apply_action, parallel_mask
-from kakelaar_env.state import Config, State
 
 __all__ = ["Observation", "ParallelKakelaar", "StepResult", "parallel_env"]
 

@@ -1,36 +1,39 @@
 """Karel Kakelaar engine: nine rounds of row, bids, distribution and mother hens
 (docs/rules/karel_kakelaar.md).
 
-Pure game logic over :class:`~kakelaar_env.state.State`; no gymnasium or pettingzoo
+Pure game logic over :class:`~kakelaar_env.engine.state.State`; no gymnasium or pettingzoo
 here. Randomness comes only from the ``np.random.Generator`` passed in.
 
 This module gathers the engine's public functions: :func:`new_game`, :func:`to_act`,
 :func:`legal_moves`, :func:`legal_moves_for`, :func:`apply`, :func:`is_over`,
 :func:`returns`, :func:`scores`, :func:`player_view`, :func:`resample_hidden`. They
-live by job: the deal (:mod:`~kakelaar_env.deal`), who decides
-(:mod:`~kakelaar_env.turns`), commits and the round's flow
-(:mod:`~kakelaar_env.flow`), the reveals (:mod:`~kakelaar_env.reveal`), the end
-(:mod:`~kakelaar_env.scoring`), what is legal (:mod:`~kakelaar_env.legality`) and
-hidden information (:mod:`~kakelaar_env.hidden`). The ``commit_*`` functions apply a
+live by job: the deal (:mod:`~kakelaar_env.engine.deal`), who decides
+(:mod:`~kakelaar_env.engine.turns`), commits and the round's flow
+(:mod:`~kakelaar_env.engine.flow`), the reveals (:mod:`~kakelaar_env.engine.reveal`), the end
+(:mod:`~kakelaar_env.engine.scoring`), what is legal (:mod:`~kakelaar_env.engine.legality`) and
+hidden information (:mod:`~kakelaar_env.info.hidden`). The ``commit_*`` functions apply a
 choice without checking it (the env checks its cached mask first).
 
 Every commit and every public outcome is appended to ``state.log`` as it happens
-(see :mod:`kakelaar_env.record` for the events): a commit as a face-down event whose
+(see :mod:`kakelaar_env.display.record` for the events): a commit as a face-down event whose
 choice only the committing seat saw, a reveal as public events from the table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 
-from kakelaar_env.cards import count_types
-from kakelaar_env.deal import new_game, shuffled_pile
-from kakelaar_env.flow import commit_bid, commit_hen, commit_take
-from kakelaar_env.hidden import resample
-from kakelaar_env.legality import apply, legal_moves, legal_moves_for
-from kakelaar_env.reveal import ranking
-from kakelaar_env.scoring import final_winners, returns, scores
-from kakelaar_env.state import (
+from kakelaar_env.engine import deal
+from kakelaar_env.engine.cards import count_types
+from kakelaar_env.engine.deal import shuffled_pile
+from kakelaar_env.engine.flow import commit_bid, commit_hen, commit_take
+from kakelaar_env.engine.legality import apply, legal_moves, legal_moves_for
+from kakelaar_env.engine.reveal import ranking
+from kakelaar_env.engine.scoring import final_winners, returns, scores
+from kakelaar_env.engine.state import (
     BID,
     GAME_OVER,
     HEN_STAGE,
@@ -44,8 +47,25 @@ from kakelaar_env.state import (
     State,
     TakeBack,
 )
-from kakelaar_env.turns import can_bid, must_play_hen
-from kakelaar_env.view import PlayerView
+from kakelaar_env.engine.turns import can_bid, must_play_hen
+from kakelaar_env.info.hidden import resample
+from kakelaar_env.info.view import PlayerView
+from kakelaar_env.positions.scenario import load_scenario
+
+
+def new_game(config: Config, rng: np.random.Generator,
+             scenario: Mapping[str, Any] | None = None) -> State:
+    """A new game: chickens dealt, pile shuffled and trimmed, a random tractor holder,
+    round 1's row turned up; or the position a scenario describes
+    (:mod:`kakelaar_env.positions.scenario`; one that names everything, as
+    :func:`kakelaar_env.positions.position.position` writes, draws nothing from ``rng``).
+
+    Raises:
+        ScenarioError: the scenario is malformed or breaks the rules.
+    """
+    if scenario is None:
+        return deal.new_game(config, rng)
+    return load_scenario(config, scenario, rng)
 
 
 def to_act(state: State) -> int:
@@ -59,7 +79,7 @@ def is_over(state: State) -> bool:
 
 
 def resample_hidden(state: State, seat: int, rng: np.random.Generator) -> State:
-    """A state ``seat`` cannot tell apart from ``state`` (see :mod:`kakelaar_env.hidden`)."""
+    """A state ``seat`` cannot tell apart from ``state`` (see :mod:`kakelaar_env.info.hidden`)."""
     return resample(state, seat, rng)
 
 

@@ -49,7 +49,7 @@ known card goes stale when a shuffle or a secret placement could have moved it,
 or when its holder plays a card of the same value. Per-seat fields are relative:
 index 0 is the observer, then the other seats clockwise.
 
-The public record (:mod:`phpets_env.record`): the engine logs every public
+The public record (:mod:`phpets_env.display.record`): the engine logs every public
 happening as an event, kept for the whole match: each play with its target, the
 value Crystal Bowl named and whether it hit, who lost a Battle Bunny (or a tie),
 the card Snake Sorcerer showed, whether Not A Pet! swapped (and with whom, which
@@ -150,7 +150,7 @@ is taken as it is: ``phase``, ``rows``, ``eliminated``, ``protected``, a short `
 Mouse Trapper's ``pending`` card, ``ruled_out``, what each seat knows (``known``),
 ``round_winners``, ``match_winners`` and the ``log``. ``env.position()`` writes the
 current state as such a scenario, and resetting to it goes on exactly as from here.
-Every key is in :mod:`phpets_env.scenario` and docs/positions.md. Example::
+Every key is in :mod:`phpets_env.positions.scenario` and docs/positions.md. Example::
 
     game.reset(seed=0, options={"scenario": {
         "hands": ["crystal_bowl", "king_cat"], "deck_top": ["battle_bunny"],
@@ -171,12 +171,12 @@ import inspect
 from typing import Any, ClassVar
 
 from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv
-from phpets_env.encoding import (
+from phpets_env.encoding.encoding import (
     ACTION_TABLE,
     OBSERVATION_SPEC,
 )
+from phpets_env.engine.state import Config, State
 from phpets_env.game import GAME
-from phpets_env.state import Config, State
 
 ENV_ID = "cardgym/power_hungry_pets-v1"
 

@@ -9,8 +9,10 @@ from typing import Any
 
 from cardgym.game import Game, Layout, Rounds
 from phpets_env import rules
-from phpets_env.cards import CARD_VALUES
-from phpets_env.encoding import (
+from phpets_env.display.record import choice_visibility, describe_event
+from phpets_env.display.render import render_full, render_view
+from phpets_env.display.table import TABLE
+from phpets_env.encoding.encoding import (
     ACTION_TABLE,
     OBSERVATION_SPEC,
     apply_action,
@@ -18,13 +20,9 @@ from phpets_env.encoding import (
     legal_action_mask,
     move_to_action,
 )
-from phpets_env.heuristic import PhpetsHeuristic
-from phpets_env.invariants import check_invariants
-from phpets_env.position import canonical, position, position_format
-from phpets_env.record import choice_visibility, describe_event
-from phpets_env.render import render_full, render_view
-from phpets_env.scenario import KEYS
-from phpets_env.state import (
+from phpets_env.engine.cards import CARD_VALUES
+from phpets_env.engine.invariants import check_invariants
+from phpets_env.engine.state import (
     FINAL_TIE_OPTIONS,
     MOUSE_TRAPPER,
     REWARD_OPTIONS,
@@ -33,8 +31,10 @@ from phpets_env.state import (
     Config,
     State,
 )
-from phpets_env.table import TABLE
-from phpets_env.view import PlayerView
+from phpets_env.heuristic import PhpetsHeuristic
+from phpets_env.info.view import PlayerView
+from phpets_env.positions.position import canonical, position, position_format
+from phpets_env.positions.scenario import KEYS
 
 #: One layout for every table size and option.
 LAYOUT = Layout(ACTION_TABLE, OBSERVATION_SPEC, legal_action_mask, apply_action, encode)

@@ -10,9 +10,9 @@ from numpy.typing import NDArray
 
 from cardgym.heuristic import legal_indices, pick_best
 from cardgym.record import NONE
-from phpets_env.cards import CARD_NAMES, COPIES, NUM_VALUES
-from phpets_env.encoding import ACTION_TABLE, OBSERVATION_SPEC
-from phpets_env.state import GRAVE_DIGGER, MOUSE_TRAPPER
+from phpets_env.encoding.encoding import ACTION_TABLE, OBSERVATION_SPEC
+from phpets_env.engine.cards import CARD_NAMES, COPIES, NUM_VALUES
+from phpets_env.engine.state import GRAVE_DIGGER, MOUSE_TRAPPER
 
 KING = 10
 ROBOVAC = 0

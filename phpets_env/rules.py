@@ -1,26 +1,30 @@
 """Power Hungry Pets engine: a whole match of rounds (docs/rules/power_hungry_pets.md).
 
-Pure game logic over :class:`~phpets_env.state.State`; no gymnasium or pettingzoo
+Pure game logic over :class:`~phpets_env.engine.state.State`; no gymnasium or pettingzoo
 here. Randomness comes only from the ``np.random.Generator`` passed in.
 
 This module gathers the engine's public functions: :func:`new_game`, :func:`to_act`,
 :func:`legal_moves`, :func:`apply`, :func:`is_over`, :func:`returns`,
 :func:`player_view`, :func:`resample_hidden`. They live by job: the match's rounds
-and turns (:mod:`~phpets_env.flow`), a play and its follow-ups
-(:mod:`~phpets_env.plays`), the card effects (:mod:`~phpets_env.effects`), the
-showdown (:mod:`~phpets_env.showdown`), what is legal (:mod:`~phpets_env.legality`)
-and the samples for search (:mod:`~phpets_env.resample`).
+and turns (:mod:`~phpets_env.engine.flow`), a play and its follow-ups
+(:mod:`~phpets_env.engine.plays`), the card effects (:mod:`~phpets_env.engine.effects`), the
+showdown (:mod:`~phpets_env.engine.showdown`), what is legal (:mod:`~phpets_env.engine.legality`)
+and the samples for search (:mod:`~phpets_env.info.resample`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
 from cardgym.game import StepOutcome, StepRewards
-from phpets_env.cards import ANY_PLAYER, NO_TARGET, OTHER_PLAYER, TARGET_KIND
-from phpets_env.flow import new_game
-from phpets_env.legality import apply, choosable_targets, legal_moves, open_offsets
-from phpets_env.plays import play, resolve_grave_digger, resolve_mouse_trapper
-from phpets_env.resample import resample_hidden
-from phpets_env.state import (
+from phpets_env.engine import flow
+from phpets_env.engine.cards import ANY_PLAYER, NO_TARGET, OTHER_PLAYER, TARGET_KIND
+from phpets_env.engine.legality import apply, choosable_targets, legal_moves, open_offsets
+from phpets_env.engine.plays import play, resolve_grave_digger, resolve_mouse_trapper
+from phpets_env.engine.state import (
     GRAVE_DIGGER,
     MATCH_OVER,
     MOUSE_TRAPPER,
@@ -33,7 +37,22 @@ from phpets_env.state import (
     Play,
     State,
 )
-from phpets_env.view import PlayerView
+from phpets_env.info.resample import resample_hidden
+from phpets_env.info.view import PlayerView
+from phpets_env.positions.scenario import load_scenario
+
+
+def new_game(config: Config, rng: np.random.Generator,
+             scenario: Mapping[str, Any] | None = None) -> State:
+    """A new match (tokens at zero, a random first player, round 1 dealt and started),
+    or the position ``scenario`` describes (:mod:`phpets_env.positions.scenario`).
+
+    Raises:
+        ScenarioError: the scenario is malformed or no position of the game.
+    """
+    if scenario is None:
+        return flow.new_game(config, rng)
+    return load_scenario(config, scenario, rng)
 
 
 def to_act(state: State) -> int:

@@ -17,12 +17,12 @@ import pytest
 from cardgym.errors import OptionError, ScenarioError
 from cardgym.registration import GAMES, Game
 from cardgym_cli import main
-from ek_env.cards import DEFUSE, KITTEN, MAX_DECK, MAX_DECK_STREAKING, composition
-from ek_env.encoding import layout
+from ek_env.encoding.encoding import layout
+from ek_env.engine.cards import DEFUSE, KITTEN, MAX_DECK, MAX_DECK_STREAKING, composition
 from ek_env.env import raw_env as ek_env
 from kakelaar_env import parallel_env
-from kakelaar_env.cards import CHICKEN_TYPES, MAX_COPIES, MAX_SCORE, TYPE_NAMES, parse_card
-from kakelaar_env.encoding import OBSERVATION_SPEC as KAKELAAR_SPEC
+from kakelaar_env.encoding.encoding import OBSERVATION_SPEC as KAKELAAR_SPEC
+from kakelaar_env.engine.cards import CHICKEN_TYPES, MAX_COPIES, MAX_SCORE, TYPE_NAMES, parse_card
 from kakelaar_env.env import raw_env as kakelaar_env
 from phpets_env.env import raw_env as phpets_env
 

@@ -2,7 +2,13 @@
 import inside a function or under ``TYPE_CHECKING``), and each layer imports only the
 layers below it: the core ``cardgym`` below the games, the games below ``agents``, then
 the browser table ``cardgym_web``, then ``benchmarks``, then the command line
-``cardgym_cli``. A game imports no other game."""
+``cardgym_cli``. A game imports no other game.
+
+Inside each of the library's games the same rooms, each importing only the rooms below
+it: ``engine`` (the rules), ``info`` (what a seat may know), ``encoding`` (the
+observation), ``positions`` (scenarios and positions), ``display`` (render, table view,
+narration); above them the modules that gather them (``rules``, ``game``, ``env``, the
+heuristic) and the batched engine."""
 
 from __future__ import annotations
 
@@ -89,3 +95,32 @@ def test_each_layer_imports_only_the_layers_below_it(package: str) -> None:
                                    or (LAYERS[top] == LAYERS[package] == 1)):
                 upward.append(f"{name} -> {other}")
     assert not upward, "imports that run up (or across games):\n" + "\n".join(upward)
+
+
+#: The rooms of a game package, lowest first; modules outside them (``rules``, ``game``,
+#: ``env``, ``heuristic``, ``parallel``) and the batched engine stand above them all.
+ROOMS = ("engine", "info", "encoding", "positions", "display")
+#: The games written as packages of rooms (the example game in examples/ is one module).
+ROOMED_GAMES = ("phpets_env", "ek_env", "kakelaar_env")
+
+
+def _room(name: str) -> int:
+    """The rank of a game module's room (``len(ROOMS)`` above the rooms)."""
+    parts = name.split(".")
+    return ROOMS.index(parts[1]) if len(parts) > 1 and parts[1] in ROOMS else len(ROOMS)
+
+
+@pytest.mark.parametrize("package", ROOMED_GAMES)
+def test_every_game_has_the_same_rooms(package: str) -> None:
+    rooms = {name.split(".")[1] for name in MODULES
+             if name.startswith(package + ".") and name.count(".") == 2}
+    assert rooms - {"batched"} == set(ROOMS)
+    assert package in GAME_PACKAGES
+
+
+@pytest.mark.parametrize("package", ROOMED_GAMES)
+def test_each_room_imports_only_the_rooms_below_it(package: str) -> None:
+    upward = [f"{name} -> {other}" for name, imported in sorted(GRAPH.items())
+              if name.startswith(package + ".") for other in sorted(imported)
+              if other.startswith(package + ".") and _room(other) > _room(name)]
+    assert not upward, "imports that run up the rooms:\n" + "\n".join(upward)

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import cardgym.aec as aec
-import ek_env.legality as legality
-import ek_env.record as record
+import ek_env.engine.legality as legality
+import ek_env.engine.record as record
 from benchmarks.memory import QUICK_GAMES, format_markdown, measure, parse_arguments, play
 from cardgym.registration import find_game
 

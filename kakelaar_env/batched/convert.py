@@ -27,9 +27,9 @@ from kakelaar_env.batched.layout import (
     NONE,
     WHOLE_PILES,
 )
-from kakelaar_env.cards import MAX_PLAYERS, NUM_BIDDABLE, ROW_TYPES
-from kakelaar_env.digest import DIGEST_WIDTH
-from kakelaar_env.events import (
+from kakelaar_env.engine.cards import MAX_PLAYERS, NUM_BIDDABLE, ROW_TYPES
+from kakelaar_env.engine.digest import DIGEST_WIDTH
+from kakelaar_env.engine.events import (
     BID_EVENTS,
     BID_FACE_DOWN_EVENTS,
     CHOSEN,
@@ -45,9 +45,9 @@ from kakelaar_env.events import (
     WHOLE_PILE,
     WINNER_EVENTS,
 )
-from kakelaar_env.events import HEN_PLAYED as PLAYED_HEN
-from kakelaar_env.scoring import scores
-from kakelaar_env.state import BID, GAME_OVER, HEN_STAGE, TAKE_FIRST, State
+from kakelaar_env.engine.events import HEN_PLAYED as PLAYED_HEN
+from kakelaar_env.engine.scoring import scores
+from kakelaar_env.engine.state import BID, GAME_OVER, HEN_STAGE, TAKE_FIRST, State
 
 __all__ = ["export_record", "load_record"]
 
@@ -61,7 +61,7 @@ def export_record(b: Row, state: State) -> None:
 
 def _record(b: Row, state: State) -> tuple[list[Event], int]:
     """A record whose events from ``record_start`` on show the round digest, then
-    the current round's start and the stage's commits (:mod:`kakelaar_env.record`)."""
+    the current round's start and the stage's commits (:mod:`kakelaar_env.display.record`)."""
     k = len(state.circle)
     holder = state.circle[state.tractor]
     log: list[Event] = []

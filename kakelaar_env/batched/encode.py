@@ -1,7 +1,7 @@
 """One seat's observation of one row of the batched engine (a compiled helper).
 
-The same vector as :func:`kakelaar_env.encoding.encode` of that seat's
-:class:`~kakelaar_env.view.PlayerView`: public facts, the seat's own committed
+The same vector as :func:`kakelaar_env.encoding.encoding.encode` of that seat's
+:class:`~kakelaar_env.info.view.PlayerView`: public facts, the seat's own committed
 choices, and per-seat fields relative to the observer (me first, then clockwise).
 Only what the view shows is read: of the committed choices, the observer's own.
 """
@@ -41,7 +41,8 @@ from kakelaar_env.batched.layout import (
     UNSEEN,
 )
 from kakelaar_env.batched.scoring import hand_size, score
-from kakelaar_env.cards import (
+from kakelaar_env.encoding.encoding import OBSERVATION_SPEC
+from kakelaar_env.engine.cards import (
     FIRST_CHICKEN,
     HEN,
     MAX_PLAYERS,
@@ -49,10 +50,9 @@ from kakelaar_env.cards import (
     NUM_ROW_TYPES,
     NUM_TYPES,
 )
-from kakelaar_env.digest import DIGEST_WIDTH
-from kakelaar_env.encoding import OBSERVATION_SPEC
+from kakelaar_env.engine.digest import DIGEST_WIDTH
 
-# Where each field of the observation starts (kakelaar_env.encoding.OBSERVATION_SPEC).
+# Where each field of the observation starts (kakelaar_env.encoding.encoding.OBSERVATION_SPEC).
 _AT = OBSERVATION_SPEC.offsets
 O_PHASE = _AT["phase"]
 O_ROUND = _AT["round"]

@@ -22,9 +22,9 @@ from cardgym.vector.engine import BatchedEngine
 from kakelaar_env.batched.convert import export_record, load_record
 from kakelaar_env.batched.kernels import DEAL, STEP, STEP_AUTORESET, play_rows, view_rows
 from kakelaar_env.batched.layout import ROW_FORMAT
-from kakelaar_env.cards import HEN, NUM_HENS
+from kakelaar_env.engine.cards import HEN, NUM_HENS
+from kakelaar_env.engine.state import Config, State
 from kakelaar_env.game import GAME
-from kakelaar_env.state import Config, State
 
 __all__ = ["Engine"]
 

@@ -1,6 +1,6 @@
 """The flow of a Karel Kakelaar game on one row of the batched engine (compiled
-helpers): the deal, commits, stages and rounds, as :mod:`kakelaar_env.deal` and
-:mod:`kakelaar_env.flow` play them, over a row of bytes
+helpers): the deal, commits, stages and rounds, as :mod:`kakelaar_env.engine.deal` and
+:mod:`kakelaar_env.engine.flow` play them, over a row of bytes
 (:mod:`kakelaar_env.batched.layout`). :func:`deal` starts a game in a row and
 :func:`commit` applies a legal action of the seat to act, running the reveals
 (:mod:`kakelaar_env.batched.reveal`) and stages that follow. Each function takes the
@@ -17,7 +17,6 @@ from numpy.typing import NDArray
 
 from cardgym.vector._numba import njit
 from cardgym.vector.random import below, shuffle
-from kakelaar_env.actions import HEN_NONE_INDEX, HEN_PLAY_INDEX, TAKE_BASE
 from kakelaar_env.batched.layout import (
     ASKED,
     BID_STAGE,
@@ -56,7 +55,8 @@ from kakelaar_env.batched.layout import (
 from kakelaar_env.batched.reveal import reveal_bids, reveal_hens, reveal_picks
 from kakelaar_env.batched.scoring import winners
 from kakelaar_env.batched.turns import ask, can_bid, participant
-from kakelaar_env.cards import FIRST_CHICKEN, NUM_BIDDABLE, NUM_TYPES, ROUNDS
+from kakelaar_env.engine.actions import HEN_NONE_INDEX, HEN_PLAY_INDEX, TAKE_BASE
+from kakelaar_env.engine.cards import FIRST_CHICKEN, NUM_BIDDABLE, NUM_TYPES, ROUNDS
 
 _ROBOT_CHICKENS = 3  # copies of each chicken value in the two-player robot deck
 #: The steps of a round that follow a stage's last commit (:func:`settle`).
@@ -69,7 +69,7 @@ END_ROUND = 4
 
 @njit
 def removed_unseen(n: int) -> int:
-    """Cards removed unseen at setup (:func:`kakelaar_env.cards.removed_unseen`)."""
+    """Cards removed unseen at setup (:func:`kakelaar_env.engine.cards.removed_unseen`)."""
     return 18 if n <= 3 else 9 if n == 4 else 0
 
 
@@ -82,7 +82,7 @@ def row_size(n: int) -> int:
 @njit
 def deal(b: NDArray[np.int8], n: int, pile: NDArray[np.int8], rng: NDArray[np.uint64],
          row: int) -> None:
-    """A new game in ``b`` (:func:`kakelaar_env.deal.new_game`): chickens dealt, the 45
+    """A new game in ``b`` (:func:`kakelaar_env.engine.deal.new_game`): chickens dealt, the 45
     cards of ``pile`` shuffled and trimmed, a random tractor holder, round 1's row."""
     b[:] = 0
     b[BIDS:BIDS + n] = NONE
@@ -124,7 +124,7 @@ def deal(b: NDArray[np.int8], n: int, pile: NDArray[np.int8], rng: NDArray[np.ui
 @njit
 def commit(b: NDArray[np.int8], n: int, action: int) -> None:
     """The seat to act commits ``action`` (legal, unchecked); the stage resolves and
-    the game moves on when it was the last commit (:mod:`kakelaar_env.flow`)."""
+    the game moves on when it was the last commit (:mod:`kakelaar_env.engine.flow`)."""
     seat = np.int64(b[CURRENT])
     if action < NUM_BIDDABLE:
         b[BIDS + seat] = action

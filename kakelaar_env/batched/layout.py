@@ -1,14 +1,14 @@
 """The row layout of the batched Karel Kakelaar engine: one game as a row of bytes.
 
 Every game of a batch is one row of an ``int8`` matrix ``board[N, WIDTH]``; the
-names below are the offsets of the reference :class:`~kakelaar_env.state.State`'s
+names below are the offsets of the reference :class:`~kakelaar_env.engine.state.State`'s
 fields in a row. Piles keep the reference's order (top last) behind a size byte;
-per-seat fields hold :data:`~kakelaar_env.cards.MAX_PLAYERS` entries, per-participant
+per-seat fields hold :data:`~kakelaar_env.engine.cards.MAX_PLAYERS` entries, per-participant
 fields one more (with two players the robot chicken is participant 2). ``-1``
 (:data:`~cardgym.record.NONE`) marks an empty choice, as in the reference.
 
 The round digest (``state.round_digest``) is kept as six rows of
-:data:`~kakelaar_env.digest.DIGEST_WIDTH` bytes: the seats, then the robot's row at
+:data:`~kakelaar_env.engine.digest.DIGEST_WIDTH` bytes: the seats, then the robot's row at
 index ``num_players`` (all zero without a robot), as the reference lays it out.
 """
 
@@ -19,7 +19,7 @@ from typing import Any, Final, TypeAlias
 import numpy as np
 
 from cardgym.vector.rows import Count, Items, Own, RowFormat, SeatBits, Value
-from kakelaar_env.cards import (
+from kakelaar_env.engine.cards import (
     BID_VALUE,
     HEN,
     MAX_PLAYERS,
@@ -31,7 +31,7 @@ from kakelaar_env.cards import (
     ROW_SLOT,
     WORM_VALUE,
 )
-from kakelaar_env.digest import (
+from kakelaar_env.engine.digest import (
     DIGEST_FORCED,
     DIGEST_HEN,
     DIGEST_NO_BID,
@@ -40,7 +40,7 @@ from kakelaar_env.digest import (
     DIGEST_TOOK,
     DIGEST_WIDTH,
 )
-from kakelaar_env.state import Phase, State, participants
+from kakelaar_env.engine.state import Phase, State, participants
 
 #: An integer the kernels take: a Python int or a numpy one (a row, a seat, a card).
 Int: TypeAlias = "int | np.integer[Any]"
@@ -73,7 +73,7 @@ ROW_FORMAT: Final = RowFormat(State, seats=MAX_PLAYERS, arrays={"board": (np.int
 ))}, unkept=("num_players", "version", "log", "record_start"))
 _at, _count = ROW_FORMAT.start, ROW_FORMAT.count
 
-#: The round (1..9) and the stage (:class:`~kakelaar_env.state.Phase`).
+#: The round (1..9) and the stage (:class:`~kakelaar_env.engine.state.Phase`).
 ROUND: Final = _at("round")
 PHASE: Final = _at("phase")
 #: ``state.current``, ``state.cursor``, ``len(state.asked)`` and ``state.asked``.

@@ -1,5 +1,5 @@
 """The reveals that end each Karel Kakelaar stage, on one row of the batched engine
-(compiled helpers; :mod:`kakelaar_env.reveal`): every committed choice turned up at
+(compiled helpers; :mod:`kakelaar_env.engine.reveal`): every committed choice turned up at
 once and carried out, the round digest kept as the reference keeps it."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from kakelaar_env.batched.layout import (
     Int,
 )
 from kakelaar_env.batched.turns import must_play_hen, participant
-from kakelaar_env.cards import NUM_BIDDABLE, NUM_TYPES
+from kakelaar_env.engine.cards import NUM_BIDDABLE, NUM_TYPES
 
 
 @njit

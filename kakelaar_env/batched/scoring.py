@@ -1,5 +1,5 @@
 """The end of a Karel Kakelaar game on one row of the batched engine (compiled
-helpers; :mod:`kakelaar_env.scoring`): worms in hand, winners and rewards."""
+helpers; :mod:`kakelaar_env.engine.scoring`): worms in hand, winners and rewards."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from kakelaar_env.batched.layout import (
     WINNERS,
     WORM_VALUES,
 )
-from kakelaar_env.cards import NUM_TYPES
+from kakelaar_env.engine.cards import NUM_TYPES
 
 
 @njit
@@ -54,7 +54,7 @@ def winners(b: NDArray[np.int8], n: int) -> int:
 @njit
 def returns(b: NDArray[np.int8], n: int, reward: int, final_tie: int,
             out: NDArray[np.float32]) -> None:
-    """The final rewards of a finished game into ``out`` (:func:`kakelaar_env.scoring.returns`):
+    """The final rewards of a finished game into ``out`` (:func:`kakelaar_env.engine.scoring.returns`):
     ``reward`` 0 win/loss, 1 score difference; ``final_tie`` 0 shared, 1 draw."""
     if reward == 1:
         whole = 0

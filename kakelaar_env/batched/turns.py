@@ -1,6 +1,6 @@
 """Who decides in a Karel Kakelaar stage, and what they may choose, on one row of
-the batched engine (compiled helpers; :mod:`kakelaar_env.turns`,
-:mod:`kakelaar_env.legality`). Each function takes the row ``b``."""
+the batched engine (compiled helpers; :mod:`kakelaar_env.engine.turns`,
+:mod:`kakelaar_env.engine.legality`). Each function takes the row ``b``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.vector._numba import njit
-from kakelaar_env.actions import HEN_NONE_INDEX, HEN_PLAY_INDEX, TAKE_BASE
 from kakelaar_env.batched.layout import (
     ASKED,
     BID_STAGE,
@@ -29,7 +28,8 @@ from kakelaar_env.batched.layout import (
     TRACTOR,
     Int,
 )
-from kakelaar_env.cards import NUM_BIDDABLE, NUM_TYPES, ROUNDS
+from kakelaar_env.engine.actions import HEN_NONE_INDEX, HEN_PLAY_INDEX, TAKE_BASE
+from kakelaar_env.engine.cards import NUM_BIDDABLE, NUM_TYPES, ROUNDS
 
 
 @njit
@@ -70,7 +70,7 @@ def ask(b: NDArray[np.int8], count: int) -> bool:
 @njit
 def legal(b: NDArray[np.int8], seat: int, mask: NDArray[np.int8]) -> None:
     """``seat``'s choices in the current stage into ``mask`` (zeroed first), whether or
-    not it has committed (:func:`kakelaar_env.legality.stage_choices`)."""
+    not it has committed (:func:`kakelaar_env.engine.legality.stage_choices`)."""
     mask[:] = 0
     phase = b[PHASE]
     if phase == BID_STAGE:

@@ -1,5 +1,5 @@
 """The record in a row of the batched engine, to and from the reference engine's
-:class:`~phpets_env.state.State`.
+:class:`~phpets_env.engine.state.State`.
 
 Every other field goes across as the row format declares it
 (:data:`~phpets_env.batched.layout.ROW_FORMAT`); the record is short: :func:`export_log`
@@ -22,8 +22,8 @@ from phpets_env.batched.layout import (
     RECENT,
     RING,
 )
-from phpets_env.events import TURN_DRAW, make_event
-from phpets_env.state import State
+from phpets_env.engine.events import TURN_DRAW, make_event
+from phpets_env.engine.state import State
 
 __all__ = ["export_log", "load_log"]
 

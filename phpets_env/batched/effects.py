@@ -1,5 +1,5 @@
-"""Card effects on one row of the batched engine, as :mod:`phpets_env.effects` and
-:mod:`phpets_env.plays` resolve them, knowledge and record included.
+"""Card effects on one row of the batched engine, as :mod:`phpets_env.engine.effects` and
+:mod:`phpets_env.engine.plays` resolve them, knowledge and record included.
 
 Every function takes the row's ``small`` and ``wide`` arrays (``s``, ``w``: views of
 one row, see :mod:`~phpets_env.batched.layout`) and the number of players ``n``.
@@ -56,7 +56,7 @@ from phpets_env.batched.layout import (
     WATCHERS,
 )
 from phpets_env.batched.record import log_event
-from phpets_env.cards import NUM_CARDS, NUM_VALUES
+from phpets_env.engine.cards import NUM_CARDS, NUM_VALUES
 
 # ------------------------------------------------------------------ knowledge
 

@@ -1,5 +1,5 @@
-"""One seat's observation of one row, exactly as :func:`phpets_env.encoding.encode`
-writes it from :class:`phpets_env.view.PlayerView`.
+"""One seat's observation of one row, exactly as :func:`phpets_env.encoding.encoding.encode`
+writes it from :class:`phpets_env.info.view.PlayerView`.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from phpets_env.batched.layout import (
     VALUES,
     WATCHERS,
 )
-from phpets_env.cards import NUM_CARDS, NUM_VALUES
+from phpets_env.engine.cards import NUM_CARDS, NUM_VALUES
 
 
 @njit

@@ -28,8 +28,8 @@ from cardgym.vector.engine import BatchedEngine
 from phpets_env.batched import kernels
 from phpets_env.batched.convert import export_log, load_log
 from phpets_env.batched.layout import ROW_FORMAT, options_of
+from phpets_env.engine.state import State
 from phpets_env.game import GAME
-from phpets_env.state import State
 
 __all__ = ["Engine"]
 

@@ -20,9 +20,10 @@ import numpy as np
 
 from cardgym.record import NONE
 from cardgym.vector.rows import Count, Items, Own, RowFormat, Value
-from phpets_env import actions as _actions
-from phpets_env import events as _events
-from phpets_env.actions import (
+from phpets_env.encoding.encoding import EVENT_WIDTH, OBS_SIZE, OBSERVATION_SPEC, RECENT_EVENTS
+from phpets_env.engine import actions as _actions
+from phpets_env.engine import events as _events
+from phpets_env.engine.actions import (
     ACTION_SPECS,
     DEPTH_BASE,
     KEEP_INDEX,
@@ -31,7 +32,7 @@ from phpets_env.actions import (
     PLAY_INDEX,
     TARGET_BASE,
 )
-from phpets_env.cards import (
+from phpets_env.engine.cards import (
     CARD_VALUES,
     COPIES,
     MAX_DECK,
@@ -42,8 +43,7 @@ from phpets_env.cards import (
     TOTAL_TOKENS,
     Card,
 )
-from phpets_env.encoding import EVENT_WIDTH, OBS_SIZE, OBSERVATION_SPEC, RECENT_EVENTS
-from phpets_env.state import (
+from phpets_env.engine.state import (
     FINAL_TIE_OPTIONS,
     REWARD_OPTIONS,
     ROBOVAC_OPTIONS,
@@ -143,7 +143,7 @@ ALL_TOKENS: Final = TOTAL_TOKENS
 #: Target kind of each value (cards.NO_TARGET, OTHER_PLAYER, ANY_PLAYER).
 TARGET_KINDS: Final = np.array(TARGET_KIND, np.int64)
 
-# Event codes (phpets_env.events).
+# Event codes (phpets_env.engine.events).
 EV_PLAY: Final = np.int64(_events.PLAY)
 EV_GRAVE: Final = np.int64(_events.GRAVE_CHOICE)
 EV_PLACE: Final = np.int64(_events.PLACE)

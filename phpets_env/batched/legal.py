@@ -1,5 +1,5 @@
 """The legal actions of the seat to act on one row, as
-:func:`phpets_env.legality.legal_action_mask` gives them, written into an ``int8`` mask.
+:func:`phpets_env.engine.legality.legal_action_mask` gives them, written into an ``int8`` mask.
 """
 
 from __future__ import annotations

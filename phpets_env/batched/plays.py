@@ -1,4 +1,4 @@
-"""A decision applied on one row of the batched engine, as :mod:`phpets_env.plays`
+"""A decision applied on one row of the batched engine, as :mod:`phpets_env.engine.plays`
 resolves it: a card played (into its player's row, its effect, the event the table
 sees), or the follow-up of Grave Digger or Mouse Trapper. Ending the turn is the
 caller's (:mod:`~phpets_env.batched.turns`), when the phase is back to playing.
@@ -57,7 +57,7 @@ from phpets_env.batched.layout import (
     VALUES,
 )
 from phpets_env.batched.record import log_event, write_event
-from phpets_env.cards import NO_TARGET, NUM_CARDS, Card
+from phpets_env.engine.cards import NO_TARGET, NUM_CARDS, Card
 
 __all__ = ["follow_up", "play"]
 

@@ -1,8 +1,8 @@
 """The batched engine's record of a match: the newest public events in a ring, and
-the newest turn-start draw (:mod:`phpets_env.events` codes).
+the newest turn-start draw (:mod:`phpets_env.engine.events` codes).
 
 The reference engine logs every event of the match; the observation reads only the
-public part of the newest :data:`~phpets_env.encoding.RECENT_EVENTS` events less the
+public part of the newest :data:`~phpets_env.encoding.encoding.RECENT_EVENTS` events less the
 turn-start draws, and the invariants only the newest turn-start draw. So a row keeps
 those: the ring of ``small[RING:]`` (an event's seven fields, secret included, so
 that an exported log tells the same), and the turn-start draw apart, with the count

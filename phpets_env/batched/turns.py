@@ -1,5 +1,5 @@
-"""Rounds and turns on one row of the batched engine, as :mod:`phpets_env.flow` and
-:mod:`phpets_env.showdown` play them: matches and rounds dealt, turns begun, the
+"""Rounds and turns on one row of the batched engine, as :mod:`phpets_env.engine.flow` and
+:mod:`phpets_env.engine.showdown` play them: matches and rounds dealt, turns begun, the
 showdown, tokens awarded.
 
 Functions take the row's ``small`` and ``wide`` arrays (``s``, ``w``), the option
@@ -71,7 +71,7 @@ from phpets_env.batched.layout import (
     WATCHERS,
 )
 from phpets_env.batched.record import log_event, log_turn_draw
-from phpets_env.cards import NUM_CARDS, NUM_VALUES
+from phpets_env.engine.cards import NUM_CARDS, NUM_VALUES
 
 __all__ = ["end_round", "end_turn", "new_match"]
 

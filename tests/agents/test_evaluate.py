@@ -18,7 +18,7 @@ from agents.outcomes import has_rounds, wilson_interval
 from agents.policy import Policy, RandomPolicy
 from agents.specs import AgentSpecError
 from cardgym.registration import GAMES, find_game, short_name
-from phpets_env.cards import tokens_to_win
+from phpets_env.engine.cards import tokens_to_win
 
 GAME_NAMES = [short_name(game.env_id) for game in GAMES]
 
@@ -299,7 +299,7 @@ def test_cardgym_eval_checks_the_options_once_and_builds_each_agent_once(
     # where they enter (the command line) and the agents built once, when checked.
     import agents.specs
     from cardgym_cli import main
-    from phpets_env.state import Config
+    from phpets_env.engine.state import Config
 
     configs: list[Config] = []
     check = Config.__post_init__

@@ -204,7 +204,7 @@ def test_ek_streaking_gives_away_a_held_kitten() -> None:
     """Asked for a Favor while holding a kitten with the Streaking Kitten, the heuristic
     gives the kitten (the receiver explodes), never the Streaking Kitten."""
     from ek_env import env as ek_env
-    from ek_env.state import GIVE
+    from ek_env.engine.state import GIVE
 
     env = ek_env(num_players=2, expansions=("streaking",))
     env.reset(seed=0, options={"scenario": {

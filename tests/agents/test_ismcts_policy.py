@@ -186,9 +186,9 @@ def _kakelaar_stage_states(count: int) -> list[tuple[Any, int]]:
 
 def test_kakelaar_lists_the_hidden_commits_with_the_states_they_were_made_in() -> None:
     from agents.engines import engine_for
-    from kakelaar_env.actions import move_to_action
-    from kakelaar_env.choices import hidden_choices, undo_commit
-    from kakelaar_env.position import position
+    from kakelaar_env.engine.actions import move_to_action
+    from kakelaar_env.info.choices import hidden_choices, undo_commit
+    from kakelaar_env.positions.position import position
 
     cases = _kakelaar_stage_states(20)
     assert len(cases) >= 40

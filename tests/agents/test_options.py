@@ -157,7 +157,7 @@ def test_cardgym_train_checks_the_options_once_for_all_its_envs_opponents_and_ch
     # Two envs, three kinds of opponents (a checkpoint of the learner among them) and
     # an evaluation against each: the rule options are checked where they enter, once,
     # and every env, opponent and loaded checkpoint is made from the bound game.
-    from phpets_env.state import Config
+    from phpets_env.engine.state import Config
 
     configs: list[Config] = []
     check = Config.__post_init__

@@ -15,9 +15,9 @@ import pytest
 
 from cardgym.errors import IllegalMoveError
 from ek_env import rules
-from ek_env.cards import Card
-from ek_env.invariants import check_invariants
-from ek_env.state import NOPE_WINDOW, Config, Move, Nope, Pass, State
+from ek_env.engine.cards import Card
+from ek_env.engine.invariants import check_invariants
+from ek_env.engine.state import NOPE_WINDOW, Config, Move, Nope, Pass, State
 
 # Short names, so that tables read like the rule text.
 KITTEN = int(Card.EXPLODING_KITTEN)

@@ -3,7 +3,7 @@
 Card kinds of the expansion are written as the numbers the engine API gives them
 (``Card`` kinds 13..21 after the 13 base kinds), so that these
 tests can be collected before the engine grows them. New moves and phases are read
-from :mod:`ek_env.state` when they exist; a test that needs one that does not exist
+from :mod:`ek_env.engine.state` when they exist; a test that needs one that does not exist
 yet fails with a message saying so (instead of the whole file failing to import).
 """
 
@@ -17,8 +17,8 @@ import pytest
 
 import ek_env
 from cardgym import testing
-from ek_env import state as _state
-from ek_env.state import NOPE_WINDOW, Move, State
+from ek_env.engine import state as _state
+from ek_env.engine.state import NOPE_WINDOW, Move, State
 from tests.ek_env.helpers import apply, expand, make, pass_window
 
 # Expansion kinds (API: STREAKING_KITTEN=13 .. CURSE_OF_THE_CAT_BUTT=21).
@@ -62,7 +62,7 @@ def _move(name: str) -> Any:
         return cls
 
     def missing(*args: Any, **kwargs: Any) -> Any:
-        pytest.fail(f"ek_env.state.{name} is not implemented yet")
+        pytest.fail(f"ek_env.engine.state.{name} is not implemented yet")
 
     return missing
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from ek_env.state import GIVE, NOPE_WINDOW, PLAY, Draw, Give, Insert, PlayCard, PlayPair
+from ek_env.engine.state import GIVE, NOPE_WINDOW, PLAY, Draw, Give, Insert, PlayCard, PlayPair
 from tests.ek_env.helpers import (
     ATTACK,
     BEARD,

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from ek_env.state import (
+from ek_env.engine.state import (
     CHOOSE_FIVE,
     NAME_CARD,
     NOPE_WINDOW,

@@ -11,7 +11,12 @@ import pytest
 import cardgym  # noqa: F401  (registers the environments)
 from cardgym.errors import IllegalMoveError, OptionError, ScenarioError
 from ek_env import env as make_env
-from ek_env.encoding import ACTION_TABLE, NUM_ACTIONS, OBSERVATION_SPEC, legal_action_indices
+from ek_env.encoding.encoding import (
+    ACTION_TABLE,
+    NUM_ACTIONS,
+    OBSERVATION_SPEC,
+    legal_action_indices,
+)
 
 
 def scenario_env(hands: list[list[str]], deck: list[str], first: int = 0,

@@ -8,8 +8,8 @@ import pytest
 
 from cardgym.errors import IllegalMoveError
 from ek_env import rules
-from ek_env.invariants import check_invariants
-from ek_env.state import (
+from ek_env.engine.invariants import check_invariants
+from ek_env.engine.state import (
     GAME_OVER,
     ChooseFive,
     Config,

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from ek_env import rules
-from ek_env.cards import CARD_BY_NAME
-from ek_env.encoding import OBSERVATION_SPEC, encode
-from ek_env.state import (
+from ek_env.encoding.encoding import OBSERVATION_SPEC, encode
+from ek_env.engine.cards import CARD_BY_NAME
+from ek_env.engine.state import (
     INSERT,
     NOPE_WINDOW,
     Config,
@@ -29,7 +29,7 @@ from ek_env.state import (
     PlayThree,
     State,
 )
-from ek_env.view import PlayerView
+from ek_env.info.view import PlayerView
 
 C = CARD_BY_NAME
 

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from ek_env import rules
-from ek_env.encoding import STREAKING as STREAKING_LAYOUT
-from ek_env.state import GARBAGE, GIVE, Garbage, Give, PlayCard
+from ek_env.encoding.encoding import STREAKING as STREAKING_LAYOUT
+from ek_env.engine.state import GARBAGE, GIVE, Garbage, Give, PlayCard
 from tests.ek_env.helpers import ATTACK, FAVOR, KITTEN, MELON, NOPE, SKIP, TACO, apply, cards
 from tests.ek_env.streaking_helpers import (
     GC,

@@ -8,8 +8,8 @@ from cardgym.registration import find_game
 
 
 def test_exploding_kittens_events_about_you() -> None:
-    from ek_env import record as R
-    from ek_env.cards import CARD_NAMES
+    from ek_env.engine import record as R
+    from ek_env.engine.cards import CARD_NAMES
 
     describe = find_game("exploding_kittens").describe_event
     skip = list(CARD_NAMES).index("skip")

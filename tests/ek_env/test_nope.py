@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from ek_env.state import (
+from ek_env.engine.state import (
     GIVE,
     INSERT,
     NOPE_WINDOW,

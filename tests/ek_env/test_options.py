@@ -12,7 +12,7 @@ import pytest
 import ek_env
 from cardgym.errors import OptionError, ScenarioError
 from ek_env import rules
-from ek_env.state import Config
+from ek_env.engine.state import Config
 from tests.ek_env.helpers import DEFUSE, KITTEN, SKIP, TACO, cards, deck_top_first
 
 # (option, bad value, words the message must contain: the allowed values)

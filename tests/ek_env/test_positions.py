@@ -24,13 +24,10 @@ import pytest
 import ek_env
 from cardgym.errors import ScenarioError
 from ek_env import rules
-from ek_env.game import GAME
-from ek_env.invariants import check_invariants
-from ek_env.position import position
-from ek_env.record import GIVE as GIVE_EVENT
-from ek_env.record import NOTHING
-from ek_env.scenario import BASE_KEYS, KEYS, STREAKING_KEYS
-from ek_env.state import (
+from ek_env.engine.invariants import check_invariants
+from ek_env.engine.record import GIVE as GIVE_EVENT
+from ek_env.engine.record import NOTHING
+from ek_env.engine.state import (
     GAME_OVER,
     GIVE,
     INSERT,
@@ -53,6 +50,9 @@ from ek_env.state import (
     State,
     Take,
 )
+from ek_env.game import GAME
+from ek_env.positions.position import position
+from ek_env.positions.scenario import BASE_KEYS, KEYS, STREAKING_KEYS
 from tests.ek_env.helpers import (
     ATTACK,
     BEARD,

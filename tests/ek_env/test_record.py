@@ -16,9 +16,9 @@ import pytest
 from cardgym import testing
 from cardgym.record import NONE, Event
 from ek_env import env as make_env
-from ek_env import record as R
-from ek_env.encoding import BASE, RECENT_MOVES, STREAKING, layout
-from ek_env.state import (
+from ek_env.encoding.encoding import BASE, RECENT_MOVES, STREAKING, layout
+from ek_env.engine import record as R
+from ek_env.engine.state import (
     Alter,
     BlindPlay,
     ChooseFive,
@@ -34,7 +34,7 @@ from ek_env.state import (
     State,
     Take,
 )
-from ek_env.view import PlayerView
+from ek_env.info.view import PlayerView
 from tests.cardgym.kits import EK, EK_STREAKING
 from tests.ek_env.helpers import (
     ATTACK,
@@ -351,7 +351,7 @@ def test_choice_visibility_follows_the_rules() -> None:
 @pytest.mark.parametrize("num_players", [2, 3, 5, 9])
 def test_the_kits_choice_checks_pass(kit: testing.GameKit, num_players: int) -> None:
     """Private choices stay private and public ones are seen (cardgym.testing), over
-    every option set. The resample part waits for ek_env.hidden (issue 16, finding 3)."""
+    every option set. The resample part waits for ek_env.info.hidden (issue 16, finding 3)."""
     kit = dataclasses.replace(kit, choice_visibility=R.choice_visibility)
     for options in kit.option_sets:
         report = testing.check_choices(kit, num_players, games=2, options=options,

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from ek_env import rules
-from ek_env.encoding import encode
-from ek_env.invariants import check_invariants
-from ek_env.state import (
+from ek_env.encoding.encoding import encode
+from ek_env.engine.invariants import check_invariants
+from ek_env.engine.state import (
     ALTER,
     GAME_OVER,
     GARBAGE,
@@ -33,7 +33,7 @@ from ek_env.state import (
     PlayThree,
     State,
 )
-from ek_env.view import PlayerView
+from ek_env.info.view import PlayerView
 from tests.ek_env.helpers import (
     ATTACK,
     BEARD,

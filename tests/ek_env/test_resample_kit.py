@@ -12,8 +12,8 @@ import pytest
 
 from cardgym import testing
 from ek_env import rules
+from ek_env.engine.state import INSERT, UNKNOWN, State
 from ek_env.env import raw_env as ek_raw_env
-from ek_env.state import INSERT, UNKNOWN, State
 from tests.cardgym.kits import EK
 
 

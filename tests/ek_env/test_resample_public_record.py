@@ -15,12 +15,23 @@ from typing import Any, cast
 import numpy as np
 import pytest
 
-from ek_env import public_depths, rules
-from ek_env import record as rec
-from ek_env.encoding import encode
-from ek_env.invariants import check_invariants
-from ek_env.state import GAME_OVER, INSERT, PLAY, UNKNOWN, Config, Draw, Insert, PlayCard, State
-from ek_env.view import PlayerView
+from ek_env import rules
+from ek_env.encoding.encoding import encode
+from ek_env.engine import record as rec
+from ek_env.engine.invariants import check_invariants
+from ek_env.engine.state import (
+    GAME_OVER,
+    INSERT,
+    PLAY,
+    UNKNOWN,
+    Config,
+    Draw,
+    Insert,
+    PlayCard,
+    State,
+)
+from ek_env.info import public_depths
+from ek_env.info.view import PlayerView
 from tests.ek_env.helpers import (
     ATTACK,
     BEARD,

@@ -1,6 +1,6 @@
 """Setup (docs/rules/exploding_kittens.md "Setup"): hands, draw pile, kittens, Defuses, first player.
 
-Expected counts are computed here from the rule text, not from ``ek_env.cards``.
+Expected counts are computed here from the rule text, not from ``ek_env.engine.cards``.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from ek_env import rules
-from ek_env.cards import initial_deck_size
-from ek_env.invariants import check_invariants
-from ek_env.state import PLAY, Config
+from ek_env.engine.cards import initial_deck_size
+from ek_env.engine.invariants import check_invariants
+from ek_env.engine.state import PLAY, Config
 from tests.ek_env.helpers import DEFUSE, KITTEN
 
 # One base deck (docs/rules/exploding_kittens.md "Cards (56)"), kind order of ``Card``.

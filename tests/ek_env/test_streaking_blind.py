@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from ek_env.state import (
+from ek_env.engine.state import (
     GAME_OVER,
     GIVE,
     INSERT,
@@ -30,7 +30,7 @@ from ek_env.state import (
     PlayPair,
     PlayThree,
 )
-from ek_env.view import PlayerView
+from ek_env.info.view import PlayerView
 from tests.ek_env.helpers import (
     ATTACK,
     BEARD,

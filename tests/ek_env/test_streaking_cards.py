@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from ek_env.state import (
+from ek_env.engine.state import (
     INSERT,
     NOPE_WINDOW,
     PLAY,

@@ -8,7 +8,7 @@ import pytest
 
 import cardgym  # noqa: F401 (registers the environments)
 from cardgym_cli import main
-from ek_env.encoding import BASE, STREAKING
+from ek_env.encoding.encoding import BASE, STREAKING
 
 
 def test_the_registered_id_takes_the_expansion_keyword() -> None:

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from ek_env import rules
-from ek_env.encoding import encode, legal_action_mask
-from ek_env.invariants import check_invariants
-from ek_env.state import GAME_OVER, Config, Draw
-from ek_env.view import PlayerView
+from ek_env.encoding.encoding import encode, legal_action_mask
+from ek_env.engine.invariants import check_invariants
+from ek_env.engine.state import GAME_OVER, Config, Draw
+from ek_env.info.view import PlayerView
 from tests.ek_env.helpers import (
     ATTACK,
     BEARD,
@@ -289,7 +289,7 @@ def test_resample_for_a_blind_seat_deals_its_own_hand_anew() -> None:
 def test_resample_with_a_secret_kitten_and_no_unseen_deck_card(deck: list[int]) -> None:
     # Seat 0 knows every card of the draw pile (there is none, or it saw them all); a
     # kitten is held with the Streaking Kitten by seat 1 (A) or seat 2 (B). Seat 0
-    # cannot tell which, so its determinisation must not depend on it either (docs/rules/README.md; ek_env.hidden: "the deal depends only on the seat's information").
+    # cannot tell which, so its determinisation must not depend on it either (docs/rules/README.md; ek_env.info.hidden: "the deal depends only on the seat's information").
     a, _ = smake([[SKIP], [SK, KITTEN], [ATTACK, SHUFFLE]], deck, first=0)
     b, _ = smake([[SKIP], [ATTACK, SHUFFLE], [SK, KITTEN]], deck, first=0)
     for state in (a, b):
@@ -308,7 +308,7 @@ def test_random_games_views_and_masks_depend_on_information_only(players: int) -
     """Random expansion games: at every decision the seat to act sees the same
     observation and mask in a state resampled from its information; a blind seat is
     only offered blind moves."""
-    from ek_env.state import NOPE_WINDOW, PLAY, Pass
+    from ek_env.engine.state import NOPE_WINDOW, PLAY, Pass
     from tests.ek_env.streaking_helpers import BlindNope, BlindPlay
 
     for game_seed in range(16):

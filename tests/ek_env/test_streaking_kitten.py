@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from ek_env import rules
-from ek_env.state import (
+from ek_env.engine.state import (
     GAME_OVER,
     GIVE,
     INSERT,
@@ -28,7 +28,7 @@ from ek_env.state import (
     PlayThree,
     Take,
 )
-from ek_env.view import PlayerView
+from ek_env.info.view import PlayerView
 from tests.ek_env.helpers import (
     ATTACK,
     BEARD,

@@ -1,7 +1,7 @@
 """Streaking Kittens setup and options (docs/rules/exploding_kittens.md, Streaking Kittens "Cards (15)", "Setup"; seed 003
 "Voorbereiding", "Snellere variant").
 
-Expected counts are worked out here from the rule text, not from ``ek_env.cards``:
+Expected counts are worked out here from the rule text, not from ``ek_env.engine.cards``:
 the base deck (56) once with 2-5 players, twice with 6-9, plus the expansion once.
 """
 
@@ -15,8 +15,8 @@ import pytest
 import ek_env
 from cardgym.errors import OptionError, ScenarioError
 from ek_env import rules
-from ek_env.invariants import check_invariants
-from ek_env.state import PLAY, Config
+from ek_env.engine.invariants import check_invariants
+from ek_env.engine.state import PLAY, Config
 from tests.ek_env.helpers import (
     ATTACK,
     BEARD,
@@ -216,7 +216,7 @@ def test_expansions_accepts_a_list() -> None:
 
 
 def test_new_phase_and_move_names_exist() -> None:
-    from ek_env import state as module
+    from ek_env.engine import state as module
 
     assert (module.ALTER, module.GARBAGE, module.TARGET) == (ALTER, GARBAGE, TARGET) == (8, 9, 10)
     for name in ("BlindPlay", "BlindNope", "ChooseTarget", "Alter", "Garbage"):

@@ -1,4 +1,4 @@
-"""The Exploding Kittens table view (ek_env.table, cardgym.table): the table as a seat,
+"""The Exploding Kittens table view (ek_env.display.table, cardgym.table): the table as a seat,
 the spectator and the full view know it (docs/rules/exploding_kittens.md, "What a seat
 observes").
 
@@ -20,10 +20,10 @@ import pytest
 from cardgym.table import FULL
 from cardgym.table_schema import schema
 from ek_env import env as make_env
-from ek_env.cards import CARD_NAMES, Card
-from ek_env.encoding import ACTION_TABLE
-from ek_env.game import GAME
-from ek_env.state import (
+from ek_env.display.table import PILES, TABLE
+from ek_env.encoding.encoding import ACTION_TABLE
+from ek_env.engine.cards import CARD_NAMES, Card
+from ek_env.engine.state import (
     GAME_OVER,
     GARBAGE,
     GIVE,
@@ -39,7 +39,7 @@ from ek_env.state import (
     PlayCard,
     PlayThree,
 )
-from ek_env.table import PILES, TABLE
+from ek_env.game import GAME
 from tests.ek_env.helpers import (
     ATTACK,
     BEARD,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ek_env import rules
-from ek_env.state import GAME_OVER, INSERT, PLAY, Draw, Insert, PlayCard
+from ek_env.engine.state import GAME_OVER, INSERT, PLAY, Draw, Insert, PlayCard
 from tests.ek_env.helpers import (
     ATTACK,
     BEARD,

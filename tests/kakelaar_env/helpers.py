@@ -15,9 +15,9 @@ from numpy.typing import NDArray
 
 from cardgym import testing
 from kakelaar_env import env as make_env_plain
-from kakelaar_env.cards import TYPE_NAMES, parse_card
+from kakelaar_env.engine.cards import TYPE_NAMES, parse_card
+from kakelaar_env.engine.state import GAME_OVER, State
 from kakelaar_env.env import raw_env
-from kakelaar_env.state import GAME_OVER, State
 
 CHICKENS = ["c3", "c4", "c5", "c6", "c7"]
 

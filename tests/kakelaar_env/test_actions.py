@@ -10,7 +10,7 @@ import pytest
 
 from cardgym.errors import IllegalMoveError
 from kakelaar_env import env, rules
-from kakelaar_env.encoding import (
+from kakelaar_env.encoding.encoding import (
     ACTION_TABLE,
     NUM_ACTIONS,
     OBSERVATION_SPEC,
@@ -18,7 +18,7 @@ from kakelaar_env.encoding import (
     legal_action_mask,
     move_to_action,
 )
-from kakelaar_env.state import (
+from kakelaar_env.engine.state import (
     BID,
     GAME_OVER,
     HEN_STAGE,

@@ -12,8 +12,8 @@ import pytest
 from cardgym.testing.batched import check_batched
 from kakelaar_env import env as make_env
 from kakelaar_env.batched import Engine
+from kakelaar_env.engine.state import GAME_OVER, State
 from kakelaar_env.game import GAME
-from kakelaar_env.state import GAME_OVER, State
 
 PLAYERS = GAME.player_counts
 OPTION_SETS = [options for options in GAME.test_option_sets if options]

@@ -14,9 +14,9 @@ import pytest
 from cardgym import testing
 from cardgym.record import NONE
 from kakelaar_env import rules
-from kakelaar_env.hidden import resample
-from kakelaar_env.record import choice_visibility
-from kakelaar_env.state import State
+from kakelaar_env.display.record import choice_visibility
+from kakelaar_env.engine.state import State
+from kakelaar_env.info.hidden import resample
 from tests.cardgym.kits import KAKELAAR
 from tests.kakelaar_env.helpers import make_env, run_stage
 

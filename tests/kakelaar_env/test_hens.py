@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kakelaar_env.cards import HEN, parse_card
-from kakelaar_env.state import BID, HEN_STAGE, TAKE_FIRST, TAKE_SECOND
+from kakelaar_env.engine.cards import HEN, parse_card
+from kakelaar_env.engine.state import BID, HEN_STAGE, TAKE_FIRST, TAKE_SECOND
 from tests.kakelaar_env.helpers import fields, hand, legal_names, make_env, names, pile, run_stage
 
 # Round 2: seat 0 holds the tractor and bids first.

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from kakelaar_env import rules
-from kakelaar_env.cards import parse_card
-from kakelaar_env.encoding import OBSERVATION_SPEC, encode
-from kakelaar_env.view import PlayerView
+from kakelaar_env.encoding.encoding import OBSERVATION_SPEC, encode
+from kakelaar_env.engine.cards import parse_card
+from kakelaar_env.info.view import PlayerView
 from tests.kakelaar_env.helpers import fields, make_env, run_stage
 
 

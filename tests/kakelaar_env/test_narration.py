@@ -8,7 +8,7 @@ from cardgym.registration import find_game
 
 
 def test_karel_kakelaar_events_about_you() -> None:
-    from kakelaar_env.record import ROUND, SCORE, WINNER
+    from kakelaar_env.display.record import ROUND, SCORE, WINNER
 
     describe = find_game("karel_kakelaar").describe_event
     assert describe(Event(TABLE, ROUND, 0, NONE, 1), 0, 3) == (

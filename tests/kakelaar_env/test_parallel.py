@@ -14,9 +14,9 @@ from pettingzoo.test import parallel_api_test, parallel_seed_test
 import cardgym  # noqa: F401 (registers the envs)
 from cardgym.errors import IllegalMoveError
 from kakelaar_env import env, parallel_env
-from kakelaar_env.encoding import OBSERVATION_SPEC
+from kakelaar_env.encoding.encoding import OBSERVATION_SPEC
+from kakelaar_env.engine.state import HEN_STAGE
 from kakelaar_env.env import ENV_ID
-from kakelaar_env.state import HEN_STAGE
 
 PLAYERS = [2, 3, 4, 5]
 

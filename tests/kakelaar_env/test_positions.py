@@ -1,4 +1,4 @@
-"""Positions (kakelaar_env.position, kakelaar_env.scenario): any state written as a
+"""Positions (kakelaar_env.positions.position, kakelaar_env.positions.scenario): any state written as a
 scenario and read back equal, the rule points of docs/rules/karel_kakelaar.md played
 from positions in the middle of a game, and malformed positions refused."""
 
@@ -16,12 +16,12 @@ from cardgym.errors import ScenarioError
 from cardgym.position_schema import position_schema
 from cardgym.record import log_to_json
 from kakelaar_env import env, parallel_env
-from kakelaar_env.cards import HEN, parse_card
-from kakelaar_env.events import EVENT_NAMES, HEN_EVENTS, HEN_FORCED, ROUND_EVENTS
+from kakelaar_env.engine.cards import HEN, parse_card
+from kakelaar_env.engine.events import EVENT_NAMES, HEN_EVENTS, HEN_FORCED, ROUND_EVENTS
+from kakelaar_env.engine.state import Config, Phase, State
 from kakelaar_env.game import GAME
-from kakelaar_env.position import position
-from kakelaar_env.scenario import KEYS, TWO_PLAYER_KEYS
-from kakelaar_env.state import Config, Phase, State
+from kakelaar_env.positions.position import position
+from kakelaar_env.positions.scenario import KEYS, TWO_PLAYER_KEYS
 from tests.kakelaar_env.helpers import hand, legal_names, make_env, names, pile, run_stage
 
 CONFIGURATIONS = [(n, index) for n in GAME.player_counts

@@ -17,9 +17,7 @@ import numpy as np
 
 from cardgym.record import NONE, TABLE
 from kakelaar_env import env as make_plain_env
-from kakelaar_env.cards import parse_card
-from kakelaar_env.encoding import OBSERVATION_SPEC
-from kakelaar_env.record import (
+from kakelaar_env.display.record import (
     BID,
     BID_FACE_DOWN,
     DIGEST_FORCED,
@@ -41,8 +39,10 @@ from kakelaar_env.record import (
     describe_event,
     round_digest,
 )
-from kakelaar_env.state import BID as BID_STAGE
-from kakelaar_env.state import GAME_OVER
+from kakelaar_env.encoding.encoding import OBSERVATION_SPEC
+from kakelaar_env.engine.cards import parse_card
+from kakelaar_env.engine.state import BID as BID_STAGE
+from kakelaar_env.engine.state import GAME_OVER
 from tests.kakelaar_env.helpers import CHICKENS, fields, make_env, run_stage
 
 ROW_SLOT_HEN = 8  # worm_1..worm_8 are slots 0..7 of the row-card one-hot, the hen 8

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kakelaar_env.cards import parse_card
-from kakelaar_env.state import BID, HEN_STAGE
+from kakelaar_env.engine.cards import parse_card
+from kakelaar_env.engine.state import BID, HEN_STAGE
 from tests.kakelaar_env.helpers import fields, hand, make_env, names, pile, run_stage
 
 ROW5 = ["w8", "w7", "w6", "w5", "w4"]

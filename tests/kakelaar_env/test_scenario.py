@@ -8,7 +8,7 @@ import pytest
 
 from cardgym.errors import ScenarioError
 from kakelaar_env import env
-from kakelaar_env.cards import parse_card
+from kakelaar_env.engine.cards import parse_card
 from tests.kakelaar_env.helpers import hand, make_env, names, pile
 
 

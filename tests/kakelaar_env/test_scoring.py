@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kakelaar_env.state import GAME_OVER
+from kakelaar_env.engine.state import GAME_OVER
 from tests.kakelaar_env.helpers import hand, make_env, names, run_stage
 
 # Round 9 with three hens in the row: every seat wins a hen and loses its bid, so the

@@ -7,8 +7,8 @@ import pytest
 
 from cardgym.errors import OptionError
 from kakelaar_env import env, parallel_env, rules
-from kakelaar_env.cards import CHICKEN_TYPES, HEN, NUM_TYPES
-from kakelaar_env.state import BID, Config
+from kakelaar_env.engine.cards import CHICKEN_TYPES, HEN, NUM_TYPES
+from kakelaar_env.engine.state import BID, Config
 from tests.kakelaar_env.helpers import counts
 
 # players -> (row size, draw pile after the first row, removed unseen)

@@ -1,4 +1,4 @@
-"""The Karel Kakelaar table view (cardgym.table, kakelaar_env.table), from the rules
+"""The Karel Kakelaar table view (cardgym.table, kakelaar_env.display.table), from the rules
 (docs/rules/karel_kakelaar.md, "What a seat observes"): a committed bid, hen choice or
 pick shows to its seat alone until the stage resolves, the others see only that it
 was committed; hands and discard piles are public; the order of the draw pile and of
@@ -16,11 +16,11 @@ import pytest
 
 from cardgym.table_schema import schema
 from kakelaar_env import env as make_env_plain
-from kakelaar_env.actions import ACTION_TABLE, PASS_INDEX
-from kakelaar_env.cards import BID_VALUE, TYPE_NAMES
+from kakelaar_env.display.table import FACES, TABLE, action_label
+from kakelaar_env.engine.actions import ACTION_TABLE, PASS_INDEX
+from kakelaar_env.engine.cards import BID_VALUE, TYPE_NAMES
+from kakelaar_env.engine.state import GAME_OVER
 from kakelaar_env.game import GAME
-from kakelaar_env.state import GAME_OVER
-from kakelaar_env.table import FACES, TABLE, action_label
 from tests.kakelaar_env.helpers import make_env, run_stage
 
 VIEWERS: tuple[Any, ...] = (0, 1, 2, None, "full")

@@ -20,9 +20,9 @@ from numpy.typing import NDArray
 
 from cardgym import testing
 from phpets_env import rules
-from phpets_env.cards import CARD_VALUES, NUM_VALUES, TOTAL_TOKENS, Card, face_up_aside
+from phpets_env.engine.cards import CARD_VALUES, NUM_VALUES, TOTAL_TOKENS, Card, face_up_aside
+from phpets_env.engine.state import NO_CARD, Config, Move, Play, State
 from phpets_env.env import raw_env
-from phpets_env.state import NO_CARD, Config, Move, Play, State
 
 # Short names for the card values, so that tables read like the rule text.
 ROBOVAC = int(Card.ROYAL_ROBOVAC)

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from cardgym.errors import IllegalMoveError
-from phpets_env import encoding, rules
-from phpets_env.encoding import ACTION_TABLE, NUM_ACTIONS
-from phpets_env.state import Config, GraveSwap, PlaceCard, Play
+from phpets_env import rules
+from phpets_env.encoding import encoding
+from phpets_env.encoding.encoding import ACTION_TABLE, NUM_ACTIONS
+from phpets_env.engine.state import Config, GraveSwap, PlaceCard, Play
 from tests.phpets_env.helpers import (
     BOWL,
     BUNNY,

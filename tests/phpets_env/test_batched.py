@@ -20,10 +20,10 @@ from numpy.typing import NDArray
 
 from cardgym.testing.batched import RowGenerator, check_batched
 from phpets_env import rules
-from phpets_env.encoding import ACTION_TABLE, encode, legal_action_mask
+from phpets_env.encoding.encoding import ACTION_TABLE, encode, legal_action_mask
+from phpets_env.engine.state import MATCH_OVER, Config, State
 from phpets_env.game import GAME
-from phpets_env.state import MATCH_OVER, Config, State
-from phpets_env.view import PlayerView
+from phpets_env.info.view import PlayerView
 from tests.phpets_env.helpers import BOWL, SHIELD, SNAKE, TRAPPER, showdown_state
 from tests.phpets_env.test_showdown import CASES
 

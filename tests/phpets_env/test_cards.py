@@ -13,7 +13,7 @@ import pytest
 
 from cardgym.errors import IllegalMoveError
 from phpets_env import rules
-from phpets_env.state import (
+from phpets_env.engine.state import (
     GRAVE_DIGGER,
     MOUSE_TRAPPER,
     NO_CARD,

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from cardgym import testing
+from phpets_env.engine.state import State
 from phpets_env.env import raw_env
-from phpets_env.state import State
 from tests.cardgym.kits import PHPETS
 
 

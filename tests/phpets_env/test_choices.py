@@ -18,7 +18,7 @@ import pytest
 
 from cardgym import testing
 from phpets_env import rules
-from phpets_env.record import choice_visibility
+from phpets_env.display.record import choice_visibility
 from tests.cardgym.kits import PHPETS
 from tests.phpets_env.helpers import (
     BOWL,

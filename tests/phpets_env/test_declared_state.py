@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from cardgym import testing
-from phpets_env.state import State as PetsState
+from phpets_env.engine.state import State as PetsState
 from tests.cardgym.kits import PHPETS
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cardgym import testing
-from phpets_env.cards import CARD_VALUES
+from phpets_env.engine.cards import CARD_VALUES
 from phpets_env.env import raw_env
 from tests.cardgym.kits import PHPETS
 

@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from cardgym.errors import IllegalMoveError, OptionError
-from phpets_env import encoding, rules
 from phpets_env import env as make_env_plain
-from phpets_env.cards import CARD_NAMES, NUM_CARDS
-from phpets_env.encoding import ACTION_TABLE
-from phpets_env.state import (
+from phpets_env import rules
+from phpets_env.encoding import encoding
+from phpets_env.encoding.encoding import ACTION_TABLE
+from phpets_env.engine.cards import CARD_NAMES, NUM_CARDS
+from phpets_env.engine.state import (
     GRAVE_DIGGER,
     MATCH_OVER,
     MOUSE_TRAPPER,
@@ -386,7 +387,7 @@ def test_default_options_follow_the_rules() -> None:
 def test_numpy_integer_player_count_is_accepted_as_an_int() -> None:
     import numpy as np
 
-    from phpets_env.state import Config
+    from phpets_env.engine.state import Config
 
     config = Config(num_players=np.int64(4))
     assert config.num_players == 4 and type(config.num_players) is int

@@ -8,7 +8,7 @@ from cardgym.registration import find_game
 
 
 def test_power_hungry_pets_events_about_you() -> None:
-    from phpets_env.record import ELIMINATED, MATCH_WON, NEW_ROUND, PLACE
+    from phpets_env.display.record import ELIMINATED, MATCH_WON, NEW_ROUND, PLACE
 
     describe = find_game("power_hungry_pets").describe_event
     out = Event(TABLE, ELIMINATED, 1, 10)

@@ -2,7 +2,7 @@
 
 The round trip (docs/positions.md): ``position(state)`` holds JSON types only; loading
 it gives the state back, up to which copy of a value holds which card id
-(:func:`phpets_env.position.canonical`), drawing nothing from the generator;
+(:func:`phpets_env.positions.position.canonical`), drawing nothing from the generator;
 ``position`` of the loaded state is the same; play goes on identically. Then the
 rule points of docs/rules/power_hungry_pets.md about a position in the middle of a
 round, each written as a scenario and played to its outcome.
@@ -20,14 +20,11 @@ from cardgym.actions import actions_of
 from cardgym.errors import ScenarioError
 from phpets_env import env as make_env
 from phpets_env import rules
-from phpets_env.cards import CARD_NAMES, CARD_VALUES, COPIES, Card
-from phpets_env.encoding import apply_action, encode, legal_action_mask
-from phpets_env.events import DRAW as DRAW_EVENT
-from phpets_env.events import EVENT_NAMES, FROM_ASIDE, NO_EFFECT
-from phpets_env.game import GAME
-from phpets_env.position import canonical, position
-from phpets_env.scenario import KEYS
-from phpets_env.state import (
+from phpets_env.encoding.encoding import apply_action, encode, legal_action_mask
+from phpets_env.engine.cards import CARD_NAMES, CARD_VALUES, COPIES, Card
+from phpets_env.engine.events import DRAW as DRAW_EVENT
+from phpets_env.engine.events import EVENT_NAMES, FROM_ASIDE, NO_EFFECT
+from phpets_env.engine.state import (
     MATCH_OVER,
     MOUSE_TRAPPER,
     NO_CARD,
@@ -37,7 +34,10 @@ from phpets_env.state import (
     Play,
     State,
 )
-from phpets_env.view import PlayerView
+from phpets_env.game import GAME
+from phpets_env.info.view import PlayerView
+from phpets_env.positions.position import canonical, position
+from phpets_env.positions.scenario import KEYS
 from tests.phpets_env.helpers import (
     BOWL,
     BUNNY,

@@ -15,9 +15,7 @@ import pytest
 
 from cardgym.record import NONE, TABLE, Event
 from phpets_env import rules
-from phpets_env.encoding import EVENT_WIDTH, OBSERVATION_SPEC, RECENT_EVENTS
-from phpets_env.invariants import check_invariants
-from phpets_env.record import (
+from phpets_env.display.record import (
     ACTOR_LOST,
     DRAW,
     ELIMINATED,
@@ -43,7 +41,9 @@ from phpets_env.record import (
     TURN_DRAW,
     describe_event,
 )
-from phpets_env.state import GraveSwap, PlaceCard, Play
+from phpets_env.encoding.encoding import EVENT_WIDTH, OBSERVATION_SPEC, RECENT_EVENTS
+from phpets_env.engine.invariants import check_invariants
+from phpets_env.engine.state import GraveSwap, PlaceCard, Play
 from tests.phpets_env.helpers import (
     BOWL,
     BUNNY,

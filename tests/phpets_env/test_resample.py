@@ -14,10 +14,10 @@ import pytest
 
 from cardgym.record import NONE
 from phpets_env import rules
-from phpets_env.encoding import apply_action, legal_action_indices
+from phpets_env.encoding.encoding import apply_action, legal_action_indices
+from phpets_env.engine.invariants import check_invariants
+from phpets_env.engine.state import Config, State
 from phpets_env.env import raw_env
-from phpets_env.invariants import check_invariants
-from phpets_env.state import Config, State
 from tests.phpets_env.helpers import (
     BOWL,
     BUNNY,

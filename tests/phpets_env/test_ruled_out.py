@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from phpets_env import flow, rules
-from phpets_env.cards import NUM_VALUES
-from phpets_env.state import Play
+from phpets_env import rules
+from phpets_env.engine import flow
+from phpets_env.engine.cards import NUM_VALUES
+from phpets_env.engine.state import Play
 from tests.phpets_env.helpers import (
     BOWL,
     BUNNY,

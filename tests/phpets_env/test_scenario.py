@@ -9,9 +9,9 @@ import pytest
 
 from cardgym.errors import ScenarioError
 from phpets_env import env as make_plain_env
-from phpets_env.cards import NUM_CARDS, Card
-from phpets_env.scenario import apply_scenario
-from phpets_env.state import Config, State
+from phpets_env.engine.cards import NUM_CARDS, Card
+from phpets_env.engine.state import Config, State
+from phpets_env.positions.scenario import apply_scenario
 from tests.phpets_env.helpers import (
     BOWL,
     BUNNY,

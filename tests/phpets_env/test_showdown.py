@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from phpets_env import rules
-from phpets_env.state import Play
+from phpets_env.engine.state import Play
 from tests.phpets_env.helpers import (
     BOWL,
     BUNNY,

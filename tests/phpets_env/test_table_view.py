@@ -1,4 +1,4 @@
-"""Power Hungry Pets' table view (phpets_env.table): what each viewer sees, from the
+"""Power Hungry Pets' table view (phpets_env.display.table): what each viewer sees, from the
 rules; and the kit's table-view checks catching a view that leaks or hides."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from cardgym import testing
 from cardgym.table import FULL, hand, pile
 from cardgym.table_schema import schema_of
 from cardgym.testing import GameKit
+from phpets_env.display.table import FACES, TABLE, table_view
 from phpets_env.env import raw_env as PhpetsEnv
 from phpets_env.game import GAME as PHPETS_GAME
-from phpets_env.table import FACES, TABLE, table_view
 from tests.cardgym.kits import PHPETS
 from tests.phpets_env.helpers import (
     BOWL,
@@ -60,7 +60,7 @@ def _spectator_sees_seat_0(state: Any, viewer: Any) -> dict[str, Any]:
 def _seat_sees_the_top_card(state: Any, viewer: Any) -> dict[str, Any]:
     part = table_view(state, viewer)
     if isinstance(viewer, int) and state.deck:
-        from phpets_env.cards import CARD_VALUES
+        from phpets_env.engine.cards import CARD_VALUES
 
         top = FACES[CARD_VALUES[state.deck[-1]]]
         part["piles"][0] = pile("draw", "draw pile", [top], len(state.deck))

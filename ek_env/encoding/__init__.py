@@ -1,0 +1,1 @@
+"""ek_env: the observation vector and its layout."""

@@ -1,0 +1,1 @@
+"""kakelaar_env: what people see: the text render, the table view and the record's narration."""

@@ -1,0 +1,1 @@
+"""kakelaar_env: the observation vector and its layout."""

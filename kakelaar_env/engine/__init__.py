@@ -1,0 +1,1 @@
+"""kakelaar_env: the rules: cards, the state, the moves and what they do, new games."""

@@ -1,0 +1,1 @@
+"""phpets_env: the observation vector and its layout."""

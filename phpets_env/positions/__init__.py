@@ -1,0 +1,1 @@
+"""phpets_env: positions: a state written as a scenario, and scenarios read and checked."""
