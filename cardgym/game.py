@@ -23,6 +23,7 @@ and its frozen ``Config`` of rule options; randomness comes in as an
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -157,9 +158,23 @@ def load(target: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-@dataclass(frozen=True)
+def _table_moves(layout: Callable[[Any], Layout], state: Any) -> list[Any]:
+    """The moves of the seat to act: the action table's moves of the mask's set bits."""
+    lay = layout(state.config)
+    mask = lay.legal_mask(state)
+    return [lay.action_table.move(i) for i in range(len(lay.action_table)) if mask >> i & 1]
+
+
+def _table_action(layout: Callable[[Any], Layout], state: Any, move: Any) -> int:
+    """A move's action index in the action table."""
+    return layout(state.config).action_table.index_of_move(move)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Game:
-    """One game, as the library sees it.
+    """One game, as the library sees it: its parts in groups, each group's required
+    parts first (:data:`REQUIRED` lists them; every other part has a default, and
+    :func:`lacking` says what a game without an optional part goes without).
 
     Identity:
         name: the short name, ``power_hungry_pets``; the env id is
@@ -173,12 +188,6 @@ class Game:
             game object stays below its env in the import order.
         parallel_entry_point: the same for a native parallel env, or ``None``.
         rules_page: the game's rules page in the repository, ``docs/rules/NAME.md``.
-        batched: ``"module:Class"`` of the game's batched engine (a
-            :class:`cardgym.vector.BatchedEngine`: many games as arrays, stepped by
-            compiled kernels), or ``None``; loaded on first use, like the envs.
-            What the class must do (its arrays, its kernels, its randomness, the
-            checks it must pass) is in docs/vector.md, "Writing a batched engine
-            for a game".
 
     Options:
         config: ``config(num_players, **options)`` -> the validated, frozen rule
@@ -187,28 +196,46 @@ class Game:
         option_values: per rule option, its allowed values (a tuple) or a
             description of them (a string).
 
-    Engine:
+    Rules:
         new_game: ``(config, rng, scenario=None)`` -> a new game (match) state.
+        layout: config -> the game's :class:`Layout` for those options: the action
+            table, the observation spec and the fast pair ``legal_mask`` / ``apply``
+            that is the rules.
         to_act: state -> the seat that decides now.
         is_over: state -> whether the game (match) has ended.
         returns: state -> one final reward per seat.
         winners: state -> the seats that won a finished game.
-        layout: config -> the game's :class:`Layout` for those options.
+        step_rewards: the reward rule (:class:`StepRewards`) of a game that pays
+            rewards during the game; ``None``: the returns, once it is over.
+        reward_bounds: config -> the range of ``returns`` that searches map onto
+            ``[0, 1]``.
+        rounds: the round structure, or ``None`` for games of one round.
+        seats_out: state -> the seats out of the game for good (they leave
+            ``env.agents`` when a position is set up); ``None`` when no seat leaves
+            before the end.
+        max_steps: a game longer than this many actions counts as not ending.
+
+    Information:
         player_view: (state, seat) -> what ``seat`` may know: the only input of
             the encoder and of the seat's rendering.
         resample_hidden: (state, seat, rng) -> a state ``seat`` cannot tell apart
             from ``state``, everything hidden from it dealt anew from ``rng``.
-        invariants: state -> None, raising ``AssertionError`` naming the first
-            broken rule invariant (cards conserved, bounds, ...).
-        render: (state, seat) -> text of the table as ``seat`` sees it, or the
-            full table for ``seat=None``.
-        table: the table view (:mod:`cardgym.table`): the table as a seat, a
-            spectator or the full view knows it, in JSON types, built from
-            ``player_view``; what the pictures and the browser table show.
-            Required (:func:`check_game` reports it missing).
+        choice_visibility: (state, action) -> ``(public, parties)``: what the
+            table sees of the seat to act choosing ``action`` (see
+            :class:`cardgym.testing.GameKit`), written from the rule text.
         log: state -> the public record (:mod:`cardgym.record`), oldest first.
-        describe_event: (event, seat, num_players) -> one event in words, as
-            ``seat`` saw it.
+        hidden_move: (state, action) -> whether the move stays hidden from every
+            other seat when made; ``None`` when every move is seen by all.
+        hidden_choices: (state, seat) -> the choices of other seats that ``seat``
+            has not seen (yet), each as ``(chooser, state, action)``: the state the
+            chooser decided in, from which ``action`` makes the choice again; for
+            searches that weigh a determinisation by how likely a model of the other
+            seats makes those choices (``ismcts:reading=...``). ``None`` when the
+            game does not list them.
+        private_key: (state, seat) -> a hashable summary of what ``seat``
+            privately holds; ``None`` when hands are public.
+
+    Positions:
         position: state -> the state as a scenario (JSON types only: dicts with
             string keys, lists, strings, numbers, booleans) from which ``new_game``
             sets up the same state again, drawing nothing from the generator
@@ -224,85 +251,101 @@ class Game:
             (the ids of identical copies of a card) as a position sets them up, so
             that a state read back from its position equals ``canonical_state`` of
             the original; ``None`` when states have no such labels.
-        seats_out: state -> the seats out of the game for good (they leave
-            ``env.agents`` when a position is set up); ``None`` when no seat leaves
-            before the end.
-        legal_moves, move_to_action: the readable forms of the rules: the engine
-            moves of the seat to act, and a move's action index (derived from the
-            mask through the action table).
-        choice_visibility: (state, action) -> ``(public, parties)``: what the
-            table sees of the seat to act choosing ``action`` (see
-            :class:`cardgym.testing.GameKit`), written from the rule text.
-        hidden_move: (state, action) -> whether the move stays hidden from every
-            other seat when made; ``None`` when every move is seen by all.
-        hidden_choices: (state, seat) -> the choices of other seats that ``seat``
-            has not seen (yet), each as ``(chooser, state, action)``: the state the
-            chooser decided in, from which ``action`` makes the choice again; for
-            searches that weigh a determinisation by how likely a model of the other
-            seats makes those choices (``ismcts:reading=...``). ``None`` when the
-            game does not list them.
-        private_key: (state, seat) -> a hashable summary of what ``seat``
-            privately holds; ``None`` when hands are public.
-        rounds: the round structure, or ``None`` for games of one round.
-        step_rewards: the reward rule (:class:`StepRewards`) of a game that pays
-            rewards during the game; ``None``: the returns, once it is over.
-        reward_bounds: config -> the range of ``returns`` that searches map onto
-            ``[0, 1]``.
 
-    Agents and tests:
+    Presentation:
+        render: (state, seat) -> text of the table as ``seat`` sees it, or the
+            full table for ``seat=None``.
+        describe_event: (event, seat, num_players) -> one event in words, as
+            ``seat`` saw it.
+        table: the table view (:mod:`cardgym.table`): the table as a seat, a
+            spectator or the full view knows it, in JSON types, built from
+            ``player_view``; what the pictures and the browser table show.
+            Required (:func:`check_game` reports it missing).
+
+    Agents:
         heuristic: ``heuristic(num_players, options)`` -> the game's hand-written
             policy (``act(observation, action_mask, rng)``), or ``None``.
+        batched: ``"module:Class"`` of the game's batched engine (a
+            :class:`cardgym.vector.BatchedEngine`: many games as arrays, stepped by
+            compiled kernels), or ``None``; loaded on first use, like the envs.
+            What the class must do (its arrays, its kernels, its randomness, the
+            checks it must pass) is in docs/vector.md, "Writing a batched engine
+            for a game".
         baseline_players: table sizes with a shipped baseline model.
+
+    Testing:
+        invariants: state -> None, raising ``AssertionError`` naming the first
+            broken rule invariant (cards conserved, bounds, ...).
+        legal_moves, move_to_action: the readable forms of the rules, which the kit
+            checks against the mask: the engine moves of the seat to act, and a
+            move's action index. By default derived from the mask through the
+            action table (``ActionTable.move`` and ``index_of_move``); a game whose
+            moves depend on the state (seats counted from the actor) gives its own.
         test_option_sets: rule-option sets the conformance kit covers.
         test_variants: named option presets the kit treats as games of their own
             (an expansion), each with its own option sets.
         test_weights: relative share of fuzz games per player count (default 1).
-        max_steps: a game longer than this many actions counts as not ending.
     """
 
+    # identity
     name: str
     title: str
     version: int
     player_counts: tuple[int, ...]
     env_entry_point: str
+    parallel_entry_point: str | None = None
+    rules_page: str | None = None
+    # options
     config: Callable[..., Any]
     option_values: Mapping[str, tuple[Any, ...] | str]
+    # rules
     new_game: Callable[..., Any]
+    layout: Callable[[Any], Layout]
     to_act: Callable[[Any], int]
     is_over: Callable[[Any], bool]
     returns: Callable[[Any], list[float]]
     winners: Callable[[Any], frozenset[int]]
-    layout: Callable[[Any], Layout]
+    step_rewards: StepRewards | None = None
+    reward_bounds: Callable[[Any], tuple[float, float]] = lambda config: (-1.0, 1.0)
+    rounds: Rounds | None = None
+    seats_out: Callable[[Any], Sequence[int]] | None = None
+    max_steps: int = 100_000
+    # information
     player_view: Callable[[Any, int], Any]
     resample_hidden: Callable[[Any, int, Generator], Any]
-    invariants: Callable[[Any], None]
-    render: Callable[[Any, int | None], str]
-    describe_event: Callable[[Event, int, int], str]
-    legal_moves: Callable[[Any], Sequence[Any]]
-    move_to_action: Callable[[Any, Any], int]
     choice_visibility: Callable[[Any, int], tuple[Hashable, int]]
-    position: Callable[[Any], dict[str, Any]]
-    scenario_keys: tuple[str, ...] = ()
-    position_format: Callable[[Any], Any] | None = None
-    table: TableSpec | None = None
-    canonical_state: Callable[[Any], Any] | None = None
-    seats_out: Callable[[Any], Sequence[int]] | None = None
     log: Callable[[Any], Sequence[Event]] = lambda state: state.log
     hidden_move: Callable[[Any, int], bool] | None = None
     hidden_choices: Callable[[Any, int], Sequence[tuple[int, Any, int]]] | None = None
     private_key: Callable[[Any, int], Hashable] | None = None
-    rounds: Rounds | None = None
-    step_rewards: StepRewards | None = None
-    reward_bounds: Callable[[Any], tuple[float, float]] = lambda config: (-1.0, 1.0)
-    parallel_entry_point: str | None = None
-    batched: str | None = None
-    rules_page: str | None = None
+    # positions
+    position: Callable[[Any], dict[str, Any]]
+    scenario_keys: tuple[str, ...] = ()
+    position_format: Callable[[Any], Any] | None = None
+    canonical_state: Callable[[Any], Any] | None = None
+    # presentation
+    render: Callable[[Any, int | None], str]
+    describe_event: Callable[[Event, int, int], str]
+    table: TableSpec | None = None
+    # agents
     heuristic: Callable[[int, Mapping[str, Any]], Any] | None = None
+    batched: str | None = None
     baseline_players: tuple[int, ...] = ()
+    # testing
+    invariants: Callable[[Any], None]
+    legal_moves: Callable[[Any], Sequence[Any]] = None  # type: ignore[assignment]
+    move_to_action: Callable[[Any, Any], int] = None  # type: ignore[assignment]
     test_option_sets: tuple[Mapping[str, Any], ...] = ({},)
     test_variants: Mapping[str, Variant] = field(default_factory=dict)
     test_weights: Mapping[int, float] = field(default_factory=dict)
-    max_steps: int = 100_000
+
+    def __post_init__(self) -> None:
+        # The readable forms of the mask, through the action table, unless given.
+        if self.legal_moves is None:
+            object.__setattr__(self, "legal_moves", functools.partial(_table_moves, self.layout))
+        if self.move_to_action is None:
+            object.__setattr__(self, "move_to_action",
+                               functools.partial(_table_action, self.layout))
 
     # ------------------------------------------------------------ derived
 

@@ -70,12 +70,14 @@ def _seats_out(state: State) -> list[int]:
 
 
 GAME = Game(
+    # identity
     name="exploding_kittens",
     title="Exploding Kittens",
     version=1,
     player_counts=tuple(range(2, 10)),
     env_entry_point="ek_env.env:env",
     rules_page="docs/rules/exploding_kittens.md",
+    # options
     config=Config,
     option_values={
         "hand_size": HAND_SIZES,
@@ -87,30 +89,37 @@ GAME = Game(
         "expansions": f"() or a tuple of expansion names from {EXPANSIONS}",
         "fast": (False, True),
     },
+    # rules
     new_game=rules.new_game,
+    layout=_layout,
     to_act=rules.to_act,
     is_over=rules.is_over,
     returns=rules.returns,
-    step_rewards=rules.STEP_REWARDS,
     winners=_winners,
-    layout=_layout,
+    step_rewards=rules.STEP_REWARDS,
+    seats_out=_seats_out,
+    max_steps=50_000,
+    # information
     player_view=PlayerView,
     resample_hidden=rules.resample_hidden,
-    invariants=check_invariants,
-    render=_render,
-    table=TABLE,
-    describe_event=describe_event,
-    legal_moves=rules.legal_moves,
-    move_to_action=move_to_action,
     choice_visibility=choice_visibility,
     hidden_move=_hidden_move,
     private_key=_private_key,
+    # positions
     position=position,
-    position_format=position_format,
     scenario_keys=KEYS,
-    seats_out=_seats_out,
+    position_format=position_format,
+    # presentation
+    render=_render,
+    describe_event=describe_event,
+    table=TABLE,
+    # agents
     heuristic=EkHeuristic,
     baseline_players=(2, 4),
+    # testing
+    invariants=check_invariants,
+    legal_moves=rules.legal_moves,
+    move_to_action=move_to_action,
     test_option_sets=(
         {},
         {"hand_size": 4, "deck_defuses": "2024", "attack_stacking": "stack",
@@ -130,5 +139,4 @@ GAME = Game(
     },
     # Games at small tables are short: they get a larger share of the fuzzing.
     test_weights={2: 4.0, 3: 4.0, 4: 4.0, 5: 4.0},
-    max_steps=50_000,
 )

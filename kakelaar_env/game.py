@@ -49,14 +49,15 @@ def _reward_bounds(config: Config) -> tuple[float, float]:
 
 
 GAME = Game(
+    # identity
     name="karel_kakelaar",
     title="Karel Kakelaar",
     version=1,
     player_counts=(2, 3, 4, 5),
     env_entry_point="kakelaar_env.env:env",
     parallel_entry_point="kakelaar_env.parallel:parallel_env",
-    batched="kakelaar_env.batched:Engine",
     rules_page="docs/rules/karel_kakelaar.md",
+    # options
     config=Config,
     option_values={
         "worm_counts": (f"{NUM_WORM_VALUES} non-negative integers (worms of value 1..8) "
@@ -64,34 +65,41 @@ GAME = Game(
         "reward": REWARD_OPTIONS,
         "final_tie": FINAL_TIE_OPTIONS,
     },
+    # rules
     new_game=rules.new_game,
+    layout=_layout,
     to_act=rules.to_act,
     is_over=rules.is_over,
     returns=rules.returns,
     winners=lambda state: frozenset(state.winners),
-    layout=_layout,
+    reward_bounds=_reward_bounds,
+    max_steps=2_000,
+    # information
     player_view=PlayerView,
     resample_hidden=rules.resample_hidden,
-    invariants=check_invariants,
-    render=_render,
-    describe_event=describe_event,
-    table=TABLE,
-    legal_moves=rules.legal_moves,
-    move_to_action=move_to_action,
     choice_visibility=choice_visibility,
-    position=position,
-    position_format=position_format,
-    scenario_keys=KEYS,
     # Bids, mother hens and cards taken back are chosen face down, all at once.
     hidden_move=lambda state, action: True,
     hidden_choices=hidden_choices,
-    reward_bounds=_reward_bounds,
+    # positions
+    position=position,
+    scenario_keys=KEYS,
+    position_format=position_format,
+    # presentation
+    render=_render,
+    describe_event=describe_event,
+    table=TABLE,
+    # agents
     heuristic=KakelaarHeuristic,
+    batched="kakelaar_env.batched:Engine",
     baseline_players=(2, 5),
+    # testing
+    invariants=check_invariants,
+    legal_moves=rules.legal_moves,
+    move_to_action=move_to_action,
     test_option_sets=(
         {},
         {"worm_counts": (8, 6, 5, 4, 4, 3, 3, 3), "reward": "score_difference"},
         {"worm_counts": (0, 0, 0, 0, 0, 0, 0, 36), "final_tie": "draw"},
     ),
-    max_steps=2_000,
 )

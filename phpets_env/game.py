@@ -63,13 +63,14 @@ def _layout(config: Any) -> Layout:
 
 
 GAME = Game(
+    # identity
     name="power_hungry_pets",
     title="Power Hungry Pets",
     version=1,
     player_counts=(2, 3, 4, 5, 6),
     env_entry_point="phpets_env.env:env",
     rules_page="docs/rules/power_hungry_pets.md",
-    batched="phpets_env.batched:Engine",
+    # options
     config=Config,
     option_values={
         "robovac": ROBOVAC_OPTIONS,
@@ -77,40 +78,47 @@ GAME = Game(
         "start_player": START_PLAYER_OPTIONS,
         "reward": REWARD_OPTIONS,
     },
+    # rules
     new_game=rules.new_game,
+    layout=_layout,
     to_act=rules.to_act,
     is_over=rules.is_over,
     returns=rules.returns,
-    step_rewards=rules.STEP_REWARDS,
     winners=lambda state: frozenset(state.match_winners),
-    layout=_layout,
-    player_view=PlayerView,
-    resample_hidden=rules.resample_hidden,
-    invariants=check_invariants,
-    render=_render,
-    table=TABLE,
-    describe_event=describe_event,
-    legal_moves=rules.legal_moves,
-    move_to_action=move_to_action,
-    choice_visibility=choice_visibility,
-    hidden_move=_hidden_move,
-    private_key=_private_key,
-    position=position,
-    position_format=position_format,
-    scenario_keys=KEYS,
-    canonical_state=canonical,
+    step_rewards=rules.STEP_REWARDS,
     rounds=Rounds(
         round_of=lambda state: state.round_number,
         round_winners=lambda state: state.round_winners,
         tokens=lambda state: tuple(state.tokens),
         tokens_to_win=_tokens_to_win,
     ),
+    max_steps=20_000,
+    # information
+    player_view=PlayerView,
+    resample_hidden=rules.resample_hidden,
+    choice_visibility=choice_visibility,
+    hidden_move=_hidden_move,
+    private_key=_private_key,
+    # positions
+    position=position,
+    scenario_keys=KEYS,
+    position_format=position_format,
+    canonical_state=canonical,
+    # presentation
+    render=_render,
+    describe_event=describe_event,
+    table=TABLE,
+    # agents
     heuristic=PhpetsHeuristic,
+    batched="phpets_env.batched:Engine",
     baseline_players=(2, 4),
+    # testing
+    invariants=check_invariants,
+    legal_moves=rules.legal_moves,
+    move_to_action=move_to_action,
     test_option_sets=(
         {},
         {"robovac": "duel_only", "final_tie": "nobody", "start_player": "rotate"},
         {"start_player": "random", "reward": "round"},
     ),
-    max_steps=20_000,
 )

@@ -14,7 +14,7 @@ import pytest
 from kuhn_poker import GAME, env
 
 from cardgym.errors import IllegalMoveError, ScenarioError
-from cardgym.game import check_game
+from cardgym.game import REQUIRED, check_game
 from cardgym.registration import find_game
 from cardgym_cli import main
 
@@ -149,3 +149,26 @@ def test_resampling_deals_the_other_card_from_what_the_seat_cannot_see() -> None
     seen = {GAME.resample_hidden(game.game_state, 0, np.random.default_rng(s)).cards[1]
             for s in range(20)}
     assert seen == {0, 2}, "seat 0 cannot tell whether seat 1 holds the jack or the king"
+
+
+def test_the_readable_moves_default_to_the_action_table() -> None:
+    # The example game leaves legal_moves and move_to_action out: they come from the
+    # mask through the action table.
+    game = GAME
+    assert "legal_moves" not in REQUIRED and "move_to_action" not in REQUIRED
+    rng = np.random.default_rng(3)
+    config = game.make_config(2)
+    table = game.layout(config).action_table
+    seen = set()
+    for _ in range(20):
+        state = game.new_game(config, rng)
+        first = [table.name(game.move_to_action(state, m)) for m in game.legal_moves(state)]
+        assert first == ["check", "bet"]
+        while not game.is_over(state):
+            moves = game.legal_moves(state)
+            actions = [game.move_to_action(state, move) for move in moves]
+            assert moves == [table.move(a) for a in actions]
+            assert sum(1 << a for a in actions) == game.layout(config).legal_mask(state)
+            seen |= {table.name(a) for a in actions}
+            game.layout(config).apply(state, actions[int(rng.integers(len(actions)))], rng)
+    assert seen == {"check", "bet", "call", "fold"}

@@ -106,3 +106,29 @@ def test_no_shared_file_names_a_game_package() -> None:
     found = subprocess.run(["git", "grep", "--untracked", "-n", "-E", pattern.pattern, "--", *SHARED],
                            cwd=REPO, capture_output=True, text=True, check=False).stdout
     assert found == "", f"shared files name a game package:\n{found}"
+
+
+def test_the_contract_reads_in_the_groups_its_docstring_names() -> None:
+    # Each part is declared under a "# group" comment and documented under the same
+    # group's heading of the docstring, in the same order of groups.
+    import inspect
+
+    source = inspect.getsource(Game)
+    declared: dict[str, str] = {}
+    group = ""
+    for line in source.splitlines():
+        heading = re.fullmatch(r"    # (\w+)", line)
+        if heading:
+            group = heading.group(1)
+        part = re.fullmatch(r"    (\w+): .*", line)
+        if part and group:
+            declared[part.group(1)] = group
+    assert set(declared) == {f.name for f in dataclasses.fields(Game)}
+    doc = Game.__doc__ or ""
+    sections = re.findall(r"^    (\w+):\n(.*?)(?=^    \w+:\n|\Z)", doc, re.MULTILINE | re.DOTALL)
+    documented = {name: title.lower() for title, text in sections
+                  for name in re.findall(r"^        (\w+)(?:, (\w+))?:", text, re.MULTILINE)
+                  for name in name if name}
+    assert documented == declared
+    assert [title.lower() for title, _ in sections] == list(dict.fromkeys(declared.values()))
+
