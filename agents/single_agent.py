@@ -60,6 +60,8 @@ class OpponentPool:
             ``self`` for frozen checkpoints of the learner (random until the first
             checkpoint is added), drawn with equal weight.
         keep: how many of the latest checkpoints ``self`` draws from.
+        built: policies already built for some of the specs (another pool's
+            :attr:`fixed`, for the same bound game), used instead of building them again.
 
     By default a spec is drawn uniformly from ``specs`` (repeat one to weight it), and
     ``self`` then draws uniformly among the checkpoints. Once :meth:`set_weights` has
@@ -68,17 +70,25 @@ class OpponentPool:
     member; a member without a weight gets the mean of the others.
     """
 
-    def __init__(self, bound: BoundGame, specs: Sequence[str], keep: int = 5) -> None:
+    def __init__(self, bound: BoundGame, specs: Sequence[str], keep: int = 5,
+                 built: Mapping[str, Policy] | None = None) -> None:
         if not specs:
             raise ValueError("the opponent pool needs at least one agent spec")
         self.bound = bound
         self.specs = list(specs)
         self.keep = keep
-        self._fixed = {spec: make_policy(spec, bound) for spec in self.specs if spec != SELF}
+        built = built or {}
+        self._fixed = {spec: built[spec] if spec in built else make_policy(spec, bound)
+                       for spec in dict.fromkeys(self.specs) if spec != SELF}
         self.checkpoints: list[Path] = []
         self._snapshots: dict[Path, Policy] = {}
         self._random = RandomPolicy()
         self.weights: dict[str, float] | None = None
+
+    @property
+    def fixed(self) -> Mapping[str, Policy]:
+        """The policies of the fixed specs (all but ``self``), by spec."""
+        return self._fixed
 
     def members(self) -> list[str]:
         """The labels a weighted draw picks from: each fixed spec once, then
@@ -93,8 +103,12 @@ class OpponentPool:
         self.weights = None if weights is None else {k: float(v) for k, v in weights.items()}
 
     def add_checkpoint(self, path: str | Path) -> None:
-        """Make a saved model available to ``self`` draws (latest ``keep`` kept)."""
+        """Make a saved model available to ``self`` draws (latest ``keep`` kept). A
+        checkpoint the pool has already is not added again (the envs that share one
+        pool each pass it on)."""
         path = Path(path)
+        if path in self.checkpoints:
+            return
         self.checkpoints.append(path)
         self.checkpoints = self.checkpoints[-self.keep :]
         for old in list(self._snapshots):
@@ -158,6 +172,10 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
             of the table for Gymnasium's ``RecordVideo``), as in the AEC env.
         render_seat: whose view ``render()`` shows: ``None`` for the learner's seat,
             a seat number, or ``"full"``.
+        pool: an opponent pool of this bound game to share with other envs of the
+            same process (its policies and loaded checkpoints built once; each env
+            draws from it with its own generator); ``None`` builds one from
+            ``opponents`` and ``keep``.
 
     Observations are the learner's flat float32 vector; ``action_masks()`` gives its
     legal actions. ``info`` holds ``learner_seat`` and the opponents' labels; the last
@@ -175,7 +193,8 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
                  options: Mapping[str, Any] | None = None,
                  learner_seat: int | None = None, illegal_action: str = "raise",
                  keep: int = 5, render_mode: str | None = None,
-                 render_seat: int | str | None = None) -> None:
+                 render_seat: int | str | None = None,
+                 pool: OpponentPool | None = None) -> None:
         super().__init__()
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed: "
@@ -199,7 +218,9 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
         agent = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(agent)["observation"]  # type: ignore[index]
         self.action_space = self.aec.action_space(agent)
-        self.pool = OpponentPool(bound, list(opponents), keep=keep)
+        if pool is not None and pool.bound != bound:
+            raise ValueError(f"the opponent pool is for {pool.bound!r}, not {bound!r}")
+        self.pool = pool if pool is not None else OpponentPool(bound, list(opponents), keep=keep)
         self.fixed_seat = learner_seat
         self.learner = self.aec.possible_agents[0]
         self.seat_policies: dict[str, Policy] = {}

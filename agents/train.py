@@ -74,7 +74,7 @@ from agents.runs import (
     run_folder,
 )
 from agents.sb3 import ModelPolicy
-from agents.single_agent import SingleAgentEnv
+from agents.single_agent import OpponentPool, SingleAgentEnv
 from cardgym.files import atomic_save, atomic_write
 from cardgym.progress import Progress
 from cardgym.registration import BoundGame, find_game, short_name
@@ -229,13 +229,21 @@ def check_budget(args: TrainArgs) -> None:
                          f"{most} steps of this game: lower n_steps, n_envs or vector")
 
 
-def _make_env(bound: BoundGame, opponents: Sequence[str], seed: int, keep: int = 5) -> Any:
+def _make_env(bound: BoundGame, opponents: Sequence[str], seed: int, keep: int = 5,
+              pool: OpponentPool | None = None) -> Any:
     def build() -> SingleAgentEnv:
-        env = SingleAgentEnv(bound, opponents=opponents, keep=keep)
+        env = SingleAgentEnv(bound, opponents=opponents, keep=keep, pool=pool)
         env.reset(seed=seed)
         return env
 
     return build
+
+
+def _shared_pool(vec_env: Any) -> OpponentPool | None:
+    """The opponent pool the envs of this process share (the in-process vector env of
+    :func:`_training_envs`), or ``None`` (envs in worker processes, the batched env)."""
+    envs = getattr(vec_env, "envs", None)
+    return envs[0].pool if envs and isinstance(envs[0], SingleAgentEnv) else None
 
 
 def _training_envs(args: TrainArgs, seed: int | None = None) -> Any:
@@ -251,20 +259,28 @@ def _training_envs(args: TrainArgs, seed: int | None = None) -> Any:
                                   keep=args.kept_checkpoints)
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    builders = [_make_env(bound, args.opponents, seed + i, args.kept_checkpoints)
-                for i in range(args.n_envs)]
     if args.subprocess and args.n_envs > 1:
-        return SubprocVecEnv(builders)
-    return DummyVecEnv(builders)
+        # One env per worker process, each with its own pool.
+        return SubprocVecEnv([_make_env(bound, args.opponents, seed + i, args.kept_checkpoints)
+                              for i in range(args.n_envs)])
+    # The envs of this process share one pool: each opponent built, each checkpoint
+    # loaded, once.
+    pool = OpponentPool(bound, list(args.opponents), keep=args.kept_checkpoints)
+    return DummyVecEnv([_make_env(bound, args.opponents, seed + i, pool=pool)
+                        for i in range(args.n_envs)])
 
 
 def win_rate(model: Any, game: str | BoundGame, players: int | None, opponent: str,
-             options: Mapping[str, Any] | None, games: int, seed: int) -> float:
+             options: Mapping[str, Any] | None, games: int, seed: int,
+             env: SingleAgentEnv | None = None) -> float:
     """Share of ``games`` the deterministic model wins (final reward > 0) against
     ``opponent`` in every other seat, the learner's seat drawn per game (``game`` a
-    bound game, with ``players`` and ``options`` ``None``, or a game id with them)."""
+    bound game, with ``players`` and ``options`` ``None``, or a game id with them).
+    ``env``: a learner env against ``opponent`` alone to play in (reseeded per game,
+    so kept from one evaluation to the next); ``None`` builds one."""
     policy = ModelPolicy(model.policy)
-    env = SingleAgentEnv(game, players, [opponent], options)
+    if env is None:
+        env = SingleAgentEnv(game, players, [opponent], options)
     rng = np.random.default_rng(seed)
     wins = 0
     for episode in range(games):
@@ -521,6 +537,8 @@ def _self_play_callback(args: TrainArgs, env_id: str, run_dir: Path, opponents: 
     def after(steps: int, every: int) -> int:
         return (steps // every + 1) * every
 
+    eval_envs: dict[str, SingleAgentEnv] = {}
+
     class SelfPlayCallback(BaseCallback):  # type: ignore[misc]
         """Checkpoints into the opponent pool, and periodic evaluation."""
 
@@ -545,8 +563,16 @@ def _self_play_callback(args: TrainArgs, env_id: str, run_dir: Path, opponents: 
         def evaluate(self, steps: int) -> None:
             row: dict[str, Any] = {"timesteps": steps}
             for opponent in args.eval_opponents:
+                # One env per opponent for the whole run, with the training envs'
+                # policy for it when they have one: each opponent built once.
+                env = eval_envs.get(opponent)
+                if env is None:
+                    shared = _shared_pool(self.training_env)
+                    pool = OpponentPool(args.table(), [opponent],
+                                        built=None if shared is None else shared.fixed)
+                    env = eval_envs[opponent] = SingleAgentEnv(args.table(), pool=pool)
                 rate = win_rate(self.model, args.table(), None, opponent, None,
-                                args.eval_games, seed=10_000 + args.seed)
+                                args.eval_games, seed=10_000 + args.seed, env=env)
                 row[f"win_rate_vs_{opponent}"] = round(rate, 4)
                 self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
             eval_rows.append(row)

@@ -157,14 +157,28 @@ def test_cardgym_train_checks_the_options_once_for_all_its_envs_opponents_and_ch
     # Two envs, three kinds of opponents (a checkpoint of the learner among them) and
     # an evaluation against each: the rule options are checked where they enter, once,
     # and every env, opponent and loaded checkpoint is made from the bound game.
+    import agents.single_agent as single_agent
     from phpets_env.engine.state import Config
 
     configs: list[Config] = []
     check = Config.__post_init__
     monkeypatch.setattr(Config, "__post_init__", lambda self: (configs.append(self), check(self)))
+    built: list[str] = []
+    make = single_agent.make_policy
+    monkeypatch.setattr(single_agent, "make_policy",
+                        lambda spec, *args: (built.append(spec), make(spec, *args))[1])
+    pools: list[object] = []
+    init = single_agent.OpponentPool.__init__
+    monkeypatch.setattr(single_agent.OpponentPool, "__init__",
+                        lambda self, *args, **kw: (pools.append(self), init(self, *args, **kw))[1])
     assert main(["train", "power_hungry_pets", "--timesteps", "1024", "--n-envs", "2",
                  "--n-steps", "256", "--batch-size", "256", "--checkpoint-every", "512",
                  "--eval-every", "512", "--eval-games", "2", "--opponents", "random",
                  "heuristic", "self", "--option", "final_tie=nobody", "--output",
                  str(tmp_path), "--no-progress", "--no-tensorboard"]) == 0
     assert [config.final_tie for config in configs] == ["nobody"]
+    # One pool for the two envs, and one per evaluation opponent for the whole run,
+    # which takes the training pool's policy: each opponent built once.
+    assert sorted(built) == ["heuristic", "random"]
+    assert len(pools) == 3
+    assert [path.name for path in pools[0].checkpoints] == ["step_512.zip", "step_1024.zip"]

@@ -224,3 +224,48 @@ def test_step_takes_python_and_numpy_integers(kind) -> None:
     legal = int(np.flatnonzero(env.action_masks())[0])
     env.step(kind(legal))
     assert env.last_actor >= 0
+
+
+def test_envs_sharing_an_opponent_pool_play_as_envs_with_their_own() -> None:
+    # Two envs stepped in turn over one pool (as the training envs of one process)
+    # play exactly the games two envs with pools of their own play: each draws from
+    # the pool with its own generator.
+    from agents.single_agent import OpponentPool
+
+    bound = find_game("karel_kakelaar").bind(3)
+    specs = ["random", "heuristic"]
+    pool = OpponentPool(bound, specs)
+    shared = [SingleAgentEnv(bound, pool=pool) for _ in range(2)]
+    own = [SingleAgentEnv(bound, opponents=specs) for _ in range(2)]
+    assert shared[0].pool is shared[1].pool and own[0].pool is not own[1].pool
+    rng = np.random.default_rng(0)
+    for episode in range(6):
+        starts = [(env.reset(seed=episode * 2 + i), other.reset(seed=episode * 2 + i))
+                  for i, (env, other) in enumerate(zip(shared, own, strict=True))]
+        for (obs, info), (obs_own, info_own) in starts:
+            assert np.array_equal(obs, obs_own) and info == info_own
+        done = [False, False]
+        while not all(done):
+            for i in range(2):
+                if done[i]:
+                    continue
+                legal = np.flatnonzero(shared[i].action_masks())
+                action = int(rng.choice(legal))
+                a, b = shared[i].step(action), own[i].step(action)
+                assert np.array_equal(a[0], b[0]) and a[1:] == b[1:]
+                done[i] = a[2]
+    with pytest.raises(ValueError, match="the opponent pool is for"):
+        SingleAgentEnv(find_game("karel_kakelaar").bind(2), pool=pool)
+
+
+def test_a_pool_adds_a_checkpoint_once_and_reuses_built_policies() -> None:
+    from agents.single_agent import OpponentPool
+
+    bound = find_game("power_hungry_pets").bind(2)
+    pool = OpponentPool(bound, ["heuristic", "self"], keep=2)
+    for name in ("a.zip", "a.zip", "b.zip", "c.zip", "c.zip"):
+        pool.add_checkpoint(name)
+    assert [path.name for path in pool.checkpoints] == ["b.zip", "c.zip"]
+    other = OpponentPool(bound, ["heuristic", "random"], built=pool.fixed)
+    assert other.fixed["heuristic"] is pool.fixed["heuristic"]
+    assert set(other.fixed) == {"heuristic", "random"}
