@@ -193,7 +193,8 @@ def play(game: Game | BoundGame | str, num_players: int, seat: int,
          opponent_specs: Sequence[str | Policy],
          seed: int, options: Mapping[str, Any] | None = None, input_stream: TextIO | None = None,
          output: TextIO | None = None, scenario: Mapping[str, Any] | None = None,
-         record: str | Path | None = None, ask_always: bool = False) -> int:
+         record: str | Path | None = None, ask_always: bool = False,
+         built: Mapping[str, Policy] | None = None) -> int:
     """Play one game in the terminal: you at ``seat``, bots at the other seats.
 
     Args:
@@ -212,6 +213,8 @@ def play(game: Game | BoundGame | str, num_players: int, seat: int,
             the game is over.
         ask_always: ask even when you have a single legal move (by default it is
             played for you, with one line saying so).
+        built: policies already built for some of the specs (the command line's,
+            made when it checked them), used instead of building them again.
 
     Returns:
         0 when the game was played to its end, 1 when it stopped early (``quit`` or
@@ -226,7 +229,8 @@ def play(game: Game | BoundGame | str, num_players: int, seat: int,
     bound = as_bound(game, num_players, options)
     bot_specs = opponent_seats(num_players, seat, opponent_specs)
     bots: dict[int, Policy] = {
-        s: spec if not isinstance(spec, str) else make_policy(spec, bound)
+        s: spec if not isinstance(spec, str)
+        else built[spec] if built and spec in built else make_policy(spec, bound)
         for s, spec in bot_specs.items()
     }
     env = bound.make_env()

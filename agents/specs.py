@@ -60,7 +60,7 @@ def make_heuristic(bound: BoundGame) -> Policy:
     if game.heuristic is None:
         raise AgentSpecError(f"{game.title} has no heuristic policy; agents: "
                              + ", ".join(kind for kind in KINDS if kind != "heuristic"))
-    return game.heuristic(bound.num_players, bound.options)  # type: ignore[no-any-return]
+    return game.heuristic(bound.config)  # type: ignore[no-any-return]
 
 
 def trust_pickle(spec: str) -> str:

@@ -71,7 +71,7 @@ def table_picture(shot: TableShot) -> NDArray[np.uint8]:
     env.reset(seed=shot.seed)
     if game.heuristic is None:
         raise ValueError(f"{game.title} has no heuristic to play its table picture")
-    policy = game.heuristic(shot.players, dict(shot.options or {}))
+    policy = game.heuristic(env.config)
     rng = np.random.default_rng(shot.seed)
     moves = 0
     while env.agents and moves < shot.moves:

@@ -19,7 +19,7 @@ from typing import Any
 
 from cardgym.errors import DocumentError, OptionError, shorten
 from cardgym.files import atomic_write
-from cardgym.game import Game
+from cardgym.game import BoundGame, Game
 from cardgym.registration import find_game
 
 __all__ = ["MAX_DEPTH", "check_header", "check_depth", "header", "jsonable", "options_of",
@@ -139,7 +139,16 @@ def check_depth(value: Any, what: str) -> None:
 
 def check_header(document: Mapping[str, Any], kind: str, version: int,
                  same_env: bool = True) -> tuple[Game, int, dict[str, Any]]:
-    """The game, player count and rule options a document names, each checked.
+    """The game, player count and rule options (as the document gives them) a
+    document names, each checked (:func:`read_header`, which gives the bound game)."""
+    bound, options = read_header(document, kind, version, same_env)
+    return bound.game, bound.num_players, options
+
+
+def read_header(document: Mapping[str, Any], kind: str, version: int,
+                same_env: bool = True) -> tuple[BoundGame, dict[str, Any]]:
+    """The game a document names, bound once to its player count and rule options,
+    and the options as the document gives them.
 
     Args:
         document: the document.
@@ -179,7 +188,7 @@ def check_header(document: Mapping[str, Any], kind: str, version: int,
     if not isinstance(options, Mapping):
         raise DocumentError(f"'options' must be a mapping of rule options, got {shorten(options)}")
     try:
-        game.make_config(num_players, **options)
-    except (OptionError, TypeError) as error:
+        bound = game.bind(num_players, options)
+    except OptionError as error:
         raise DocumentError(f"'options': {error}") from None
-    return game, num_players, dict(options)
+    return bound, dict(options)

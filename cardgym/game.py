@@ -263,7 +263,7 @@ class Game:
             Required (:func:`check_game` reports it missing).
 
     Agents:
-        heuristic: ``heuristic(num_players, options)`` -> the game's hand-written
+        heuristic: ``heuristic(config)`` (the game's checked ``Config``) -> its hand-written
             policy (``act(observation, action_mask, rng)``), or ``None``.
         batched: ``"module:Class"`` of the game's batched engine (a
             :class:`cardgym.vector.BatchedEngine`: many games as arrays, stepped by
@@ -328,7 +328,7 @@ class Game:
     describe_event: Callable[[Event, int, int], str]
     table: TableSpec | None = None
     # agents
-    heuristic: Callable[[int, Mapping[str, Any]], Any] | None = None
+    heuristic: Callable[[Any], Any] | None = None
     batched: str | None = None
     baseline_players: tuple[int, ...] = ()
     # testing

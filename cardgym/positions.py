@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cardgym.documents import check_header, header, read_document, write_document
+from cardgym.documents import header, read_document, read_header, write_document
 from cardgym.errors import DocumentError, ScenarioError
 from cardgym.game import Game
 
@@ -63,9 +63,9 @@ def load(source: str | Path | dict[str, Any], seed: int | None = None,
             version; ScenarioError and OptionError name what is wrong inside.
     """
     data = read_document(source, "position")
-    game, num_players, options = check_header(data, FORMAT, FORMAT_VERSION)
+    bound, _ = read_header(data, FORMAT, FORMAT_VERSION)
     if "scenario" not in data:
         raise DocumentError("a position file needs 'scenario', the position itself")
-    env = game.make_env(num_players=num_players, **options, **env_kwargs)
+    env = bound.make_env(**env_kwargs)
     env.reset(seed=seed, options={"scenario": data["scenario"]})
     return env

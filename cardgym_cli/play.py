@@ -15,7 +15,6 @@ from agents.arguments import (
     checked_table,
     trusted_specs,
 )
-from agents.options import bind_options
 from cardgym.arguments import UsageError, game_name, non_negative_int, positive_int
 from cardgym.registration import GAMES, BoundGame, find_game, short_name
 from cardgym_cli.outputs import add_overwrite_argument, output_path
@@ -71,7 +70,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--opponents: {opponent_count_rule(count)}, not "
                          f"{len(args.opponents)}")
     args.opponents = trusted_specs(args.opponents, getattr(args, "trust_pickle", False))
-    check_specs(args.opponents, bound)
+    built = check_specs(args.opponents, bound)
     if args.record is not None:
         output_path(args.record, "--record", args.overwrite)
     seed = args.seed
@@ -79,7 +78,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     return play(bound, count, args.seat, args.opponents, seed=seed,
                 input_stream=sys.stdin, output=out, scenario=scenario, record=args.record,
-                ask_always=args.ask_always)
+                ask_always=args.ask_always, built=built)
 
 
 def _position_table(args: argparse.Namespace) -> tuple[BoundGame, Any]:
@@ -89,15 +88,16 @@ def _position_table(args: argparse.Namespace) -> tuple[BoundGame, Any]:
         UsageError: the file does not read, is of another game, or ``--players`` or
             ``--option`` disagree with it.
     """
-    from cardgym.documents import check_header, read_document
+    from cardgym.documents import read_document, read_header
     from cardgym.errors import DocumentError
     from cardgym.positions import FORMAT, FORMAT_VERSION
 
     try:
         document = read_document(args.position, "position")
-        game, count, options = check_header(document, FORMAT, FORMAT_VERSION)
+        bound, _ = read_header(document, FORMAT, FORMAT_VERSION)
     except DocumentError as error:
         raise UsageError(f"--position: {error}") from None
+    game, count = bound.game, bound.num_players
     if game is not find_game(args.game):
         raise UsageError(f"--position: the file is a position of {short_name(game.env_id)}, "
                          f"not {short_name(find_game(args.game).env_id)}")
@@ -108,8 +108,4 @@ def _position_table(args: argparse.Namespace) -> tuple[BoundGame, Any]:
                          "--option out")
     if "scenario" not in document:
         raise UsageError("--position: the file has no 'scenario'")
-    try:
-        bound = bind_options(game, count, options)
-    except ValueError as error:
-        raise UsageError(f"--position: {error}") from None
     return bound, document["scenario"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -171,10 +170,8 @@ class EkHeuristic:
 
     name = "heuristic"
 
-    def __init__(self, num_players: int, options: Mapping[str, Any] | None = None) -> None:
-        self.num_players = int(num_players)
-        self.options = dict(options or {})
-        config = Config(num_players=self.num_players, **self.options)
+    def __init__(self, config: Config) -> None:
+        self.num_players = config.num_players
         self.combos = config.combos
         self.t = _tables(config)
         self.total = np.array(composition(self.num_players, config.streaking), dtype=np.float64)

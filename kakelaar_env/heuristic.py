@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from itertools import product
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,6 +17,7 @@ from kakelaar_env.engine.cards import (
     ROUNDS,
     TYPE_NAMES,
 )
+from kakelaar_env.engine.state import Config
 
 _TYPE = {name: t for t, name in enumerate(TYPE_NAMES)}
 _BID = {_TYPE[name.split(":")[1]]: i for i, name in enumerate(ACTION_TABLE.names)
@@ -55,9 +54,8 @@ class KakelaarHeuristic:
 
     name = "heuristic"
 
-    def __init__(self, num_players: int, options: Mapping[str, Any] | None = None) -> None:
-        self.num_players = int(num_players)
-        self.options = dict(options or {})
+    def __init__(self, config: Config) -> None:
+        self.num_players = config.num_players
 
     # ---------------------------------------------------------------- values
 

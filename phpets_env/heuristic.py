@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -12,7 +12,7 @@ from cardgym.heuristic import legal_indices, pick_best
 from cardgym.record import NONE
 from phpets_env.encoding.encoding import ACTION_TABLE, OBSERVATION_SPEC
 from phpets_env.engine.cards import CARD_NAMES, COPIES, NUM_VALUES
-from phpets_env.engine.state import GRAVE_DIGGER, MOUSE_TRAPPER
+from phpets_env.engine.state import GRAVE_DIGGER, MOUSE_TRAPPER, Config
 
 KING = 10
 ROBOVAC = 0
@@ -66,10 +66,9 @@ class PhpetsHeuristic:
 
     name = "heuristic"
 
-    def __init__(self, num_players: int, options: Mapping[str, Any] | None = None) -> None:
-        self.num_players = int(num_players)
-        self.options = dict(options or {})
-        self.dethrone = self.options.get("robovac", "dethrone") == "dethrone"
+    def __init__(self, config: Config) -> None:
+        self.num_players = num_players = config.num_players
+        self.dethrone = config.robovac == "dethrone"
         # Cards in the draw pile at the start of a round (for "how early is it").
         self.full_deck = 21 - 1 - num_players - (2 if num_players == 2 else 0)
 

@@ -120,7 +120,7 @@ class IsmctsPolicy:
             raise SettingsError(f"{game.title} has no heuristic policy, which "
                                 f"{' and '.join(asking)} needs{default}; pass "
                                 f"{', '.join(change)}")
-        return game.heuristic(self.num_players, self.options)
+        return game.heuristic(self.engine.bound.config)
 
     # ------------------------------------------------------------ policy API
 

@@ -45,7 +45,7 @@ def play_game(game: str, num_players: int, seed: int, heuristic_seats: set[int],
     options = dict(options or {})
     env = importlib.import_module(module).env(num_players=num_players, **options)
     env.reset(seed=seed)
-    heuristic = cls(num_players, options)
+    heuristic = cls(env.config)
     rand = RandomPolicy()
     rng = np.random.default_rng(seed)
     for agent in env.agent_iter():
@@ -131,11 +131,12 @@ def test_decisions_depend_only_on_inputs(game: str, num_players: int) -> None:
 @pytest.mark.parametrize(("game", "num_players"), SETTINGS)
 def test_fresh_instance_agrees(game: str, num_players: int) -> None:
     """No state is carried between calls: a fresh policy decides like a used one."""
-    _, cls, _ = GAMES[game]
-    used = cls(num_players, {})
+    module, cls, _ = GAMES[game]
+    config = importlib.import_module(f"{module}.engine.state").Config(num_players=num_players)
+    used = cls(config)
 
     def check(policy: Policy, observation: Any, mask: Any) -> None:
-        fresh = cls(num_players, {})
+        fresh = cls(config)
         assert (fresh.act(observation, mask, np.random.default_rng(1))
                 == used.act(observation, mask, np.random.default_rng(1)))
 
@@ -167,12 +168,13 @@ def test_every_game_contract_names_its_heuristic_class() -> None:
 def test_single_legal_action_is_taken() -> None:
     for cls, spec_module in ((PhpetsHeuristic, "phpets_env"), (EkHeuristic, "ek_env"),
                              (KakelaarHeuristic, "kakelaar_env")):
-        encoding = importlib.import_module(f"{spec_module}.encoding")
+        encoding = importlib.import_module(f"{spec_module}.encoding.encoding")
         size = encoding.OBSERVATION_SPEC.size
         mask = np.zeros(len(encoding.ACTION_TABLE), dtype=np.int8)
         mask[len(mask) // 2] = 1
-        assert cls(2, {}).act(np.zeros(size, np.float32), mask,
-                              np.random.default_rng(0)) == len(mask) // 2
+        config = importlib.import_module(f"{spec_module}.engine.state").Config(num_players=2)
+        assert cls(config).act(np.zeros(size, np.float32), mask,
+                               np.random.default_rng(0)) == len(mask) // 2
 
 
 def _first_decision(module: str, num_players: int, scenario: dict[str, Any]) -> tuple[Any, Any]:
@@ -186,8 +188,8 @@ def test_ek_dodges_a_likely_kitten_without_defuse() -> None:
     env, obs = _first_decision("ek_env", 2, {
         "hands": [["skip", "taco_cat"], ["nope"]],
         "deck": ["exploding_kitten", "taco_cat"], "first_player": 0})
-    action = EkHeuristic(2, {}).act(obs["observation"], obs["action_mask"],
-                                    np.random.default_rng(0))
+    action = EkHeuristic(env.config).act(obs["observation"], obs["action_mask"],
+                                         np.random.default_rng(0))
     assert env.action_name(action) == "play:skip"
 
 
@@ -195,8 +197,8 @@ def test_phpets_keeps_king_cat() -> None:
     env, obs = _first_decision("phpets_env", 2, {
         "hands": ["crystal_bowl", "battle_bunny"], "deck_top": ["king_cat"],
         "first_player": 0})
-    action = PhpetsHeuristic(2, {}).act(obs["observation"], obs["action_mask"],
-                                        np.random.default_rng(0))
+    action = PhpetsHeuristic(env.config).act(obs["observation"], obs["action_mask"],
+                                             np.random.default_rng(0))
     assert env.action_name(action) != "play:king_cat"
 
 
@@ -214,6 +216,6 @@ def test_ek_streaking_gives_away_a_held_kitten() -> None:
     while env.agent_selection != "player_1" or env.game_state.phase != GIVE:
         env.step(env.action_index("pass"))
     obs, *_ = env.last()
-    action = EkHeuristic(2, {"expansions": ("streaking",)}).act(
+    action = EkHeuristic(env.config).act(
         obs["observation"], obs["action_mask"], np.random.default_rng(0))
     assert env.action_table.names[action] == "give:exploding_kitten"

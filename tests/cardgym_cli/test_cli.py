@@ -324,6 +324,28 @@ def test_play_ask_always_asks_for_a_single_legal_move(
     assert "played for you" not in out and out.count("Your move (player_0)") == 2
 
 
+def test_play_from_a_position_file_checks_its_options_once(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The file's rule options are checked where they are read, once: the env and the
+    opponent are made from that bound game (the options as the file gives them)."""
+    from cardgym.positions import save
+    from ek_env.engine.state import Config
+    from tests.agents.test_play import NOPE_WINDOW
+
+    env = find_game("exploding_kittens").make_env(num_players=2, attack_stacking="stack")
+    env.reset(seed=0, options={"scenario": NOPE_WINDOW})
+    position = save(env, tmp_path / "window.json")
+    configs: list[Config] = []
+    check = Config.__post_init__
+    monkeypatch.setattr(Config, "__post_init__", lambda self: (configs.append(self), check(self)))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "exploding_kittens", "--position", str(position), "--seed", "1",
+                 "--opponents", "heuristic"]) == 1
+    assert "; played for you." in capsys.readouterr().out
+    assert [config.attack_stacking for config in configs] == ["stack"]
+
+
 def test_play_without_a_seed_prints_the_one_it_drew(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

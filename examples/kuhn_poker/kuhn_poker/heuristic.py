@@ -3,14 +3,11 @@ the Jack; with the Queen check, and call a bet one time in three."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 from numpy.typing import NDArray
 
 from kuhn_poker.encoding import OBSERVATION_SPEC
-from kuhn_poker.rules import BET, CALL, CHECK, FOLD
+from kuhn_poker.rules import BET, CALL, CHECK, FOLD, Config
 
 
 class KuhnHeuristic:
@@ -18,8 +15,8 @@ class KuhnHeuristic:
 
     name = "heuristic"
 
-    def __init__(self, num_players: int, options: Mapping[str, Any] | None = None) -> None:
-        self.num_players = num_players
+    def __init__(self, config: Config) -> None:
+        self.num_players = config.num_players
 
     def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.int8],
             rng: np.random.Generator) -> int:
