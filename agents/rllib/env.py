@@ -22,7 +22,10 @@ illegal one (or an action for a seat not to act) is counted in
 re-raises env errors unless asked to restart envs).
 
 Configuration (RLlib's ``env_config``): ``game`` (id or short name),
-``num_players`` (default the game's smallest count) and ``options`` (rule options).
+``num_players`` (default the game's smallest count) and ``options`` (rule options),
+checked by each env; or ``bound`` alone, a game bound once to its table size and
+options (:meth:`cardgym.game.Game.bind`), which the env trusts (a training run binds its
+game once and its env runners receive it, pickled as the game and its config).
 """
 
 from __future__ import annotations
@@ -36,14 +39,15 @@ from numpy.typing import NDArray
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.typing import MultiAgentDict
 
-from agents.options import check_options
+from agents.options import as_bound
 from agents.rllib import ACTION_MASK, OBSERVATIONS
 from cardgym.errors import IllegalMoveError
+from cardgym.game import BoundGame
 from cardgym.registration import find_game
 
 __all__ = ["CardGameMultiAgentEnv", "to_module_observation"]
 
-_CONFIG_KEYS = frozenset({"game", "num_players", "options"})
+_CONFIG_KEYS = frozenset({"game", "num_players", "options", "bound"})
 
 
 def to_module_observation(observation: Mapping[str, NDArray[Any]]) -> dict[str, NDArray[np.float32]]:
@@ -57,8 +61,8 @@ class CardGameMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
     """One cardgym game for RLlib's multi-agent EnvRunners.
 
     Args:
-        config: ``{"game": ..., "num_players": ..., "options": {...}}`` (RLlib passes
-            its ``env_config`` here).
+        config: ``{"game": ..., "num_players": ..., "options": {...}}`` or
+            ``{"bound": BoundGame}`` (RLlib passes its ``env_config`` here).
 
     Raises:
         ValueError: an unknown game or configuration key, a player count the game
@@ -72,12 +76,21 @@ class CardGameMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         if unknown:
             raise ValueError(f"unknown env_config key(s) {unknown}; "
                              f"allowed: {', '.join(sorted(_CONFIG_KEYS))}")
-        if "game" not in config:
-            raise ValueError("env_config needs 'game' (a game id or short name)")
-        self.game = find_game(str(config["game"]))
-        self.num_players = int(config.get("num_players") or min(self.game.player_counts))
-        self.options = check_options(self.game, self.num_players, config.get("options"))
-        self.aec = self.game.make_env(num_players=self.num_players, **self.options)
+        bound = config.get("bound")
+        if bound is not None:
+            if not isinstance(bound, BoundGame) or len(config) > 1:
+                raise ValueError("env_config 'bound' takes a bound game (cardgym Game.bind), "
+                                 f"alone; got {sorted(config)} with {type(bound).__name__}")
+        elif "game" not in config:
+            raise ValueError("env_config needs 'game' (a game id or short name) or 'bound'")
+        else:
+            game = find_game(str(config["game"]))
+            bound = as_bound(game, int(config.get("num_players") or min(game.player_counts)),
+                             config.get("options"))
+        self.bound: BoundGame = bound
+        self.game, self.num_players = bound.game, bound.num_players
+        self.options = bound.options
+        self.aec = bound.make_env()
         agents: list[str] = list(self.aec.possible_agents)
         self.possible_agents = list(agents)
         self.agents = list(agents)

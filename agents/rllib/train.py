@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.evaluate import evaluate
+from agents.options import as_bound
 from agents.rllib import CARD, SHARED_MODULE
 from agents.rllib.policy import RllibPolicy
 from agents.runs import hold_run_folder, refuse_overwrite, remove_partial_files, run_folder
@@ -190,8 +191,8 @@ def build_config(args: RllibTrainArgs) -> Any:
     return (
         PPOConfig()
         .environment(CardGameMultiAgentEnv,
-                     env_config={"game": game.env_id, "num_players": args.players,
-                                 "options": dict(args.options)},
+                     # The game bound once here; the env runners trust it.
+                     env_config={"bound": as_bound(game, args.players, args.options)},
                      # RLlib's checker steps a random, usually illegal, action.
                      disable_env_checking=True)
         .env_runners(num_env_runners=args.env_runners,

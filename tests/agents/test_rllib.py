@@ -117,6 +117,7 @@ def test_the_adapter_refuses_and_counts_illegal_actions_and_changes_nothing() ->
     ({"game": "power_hungry_pets", "seats": 2}, "unknown env_config key(s) ['seats']"),
     ({"game": "power_hungry_pets", "num_players": 9}, "takes 2..6 players, not 9"),
     ({"game": "exploding_kittens", "options": {"robovac": 1}}, "unknown option 'robovac'"),
+    ({"bound": "power_hungry_pets"}, "env_config 'bound' takes a bound game"),
 ])
 def test_a_bad_env_config_names_what_is_wrong(config: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")
@@ -395,3 +396,28 @@ def test_every_game_of_cardgym_is_covered() -> None:
     own = [point.name for point in entry_points(group=ENTRY_POINT_GROUP)
            if point.dist is not None and point.dist.name == "cardgym"]
     assert own and sorted(RUNS) == sorted(own)
+
+
+def test_an_env_on_a_bound_game_plays_as_the_env_on_its_options_and_checks_nothing_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A training run binds its game once; the env runners' envs trust the bound game
+    # (no Config built again) and play the games the checked form plays.
+    import pickle
+
+    from cardgym.registration import find_game
+    from ek_env.engine.state import Config
+
+    bound = find_game("exploding_kittens").bind(3, {"attack_stacking": "stack"})
+    travelled = pickle.loads(pickle.dumps(bound))
+    configs: list[Config] = []
+    check = Config.__post_init__
+    monkeypatch.setattr(Config, "__post_init__", lambda self: (configs.append(self), check(self)))
+    env = CardGameMultiAgentEnv({"bound": travelled})
+    assert configs == [] and env.bound == bound and env.num_players == 3
+    checked = CardGameMultiAgentEnv({"game": "exploding_kittens", "num_players": 3,
+                                     "options": {"attack_stacking": "stack"}})
+    assert len(configs) == 1
+    for seed in range(3):
+        assert _play_random(env, seed) == _play_random(checked, seed)
+    with pytest.raises(ValueError, match="env_config 'bound' takes a bound game"):
+        CardGameMultiAgentEnv({"bound": bound, "num_players": 3})
