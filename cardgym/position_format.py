@@ -392,13 +392,20 @@ class Key:
     (``when(config)``; always by default), and where its value comes from: by default
     the state fields declared with its name (one field, or a group's members);
     ``source(state)`` for a value the codec writes from the whole state (what a seat
-    knows, say). ``read_only`` keys are read from scenarios but never written."""
+    knows, say). ``read_only`` keys are read from scenarios but never written.
+
+    ``doc`` says what the value means and ``default`` what a scenario that leaves the
+    key out gets (Markdown, for people): the one statement of them, from which
+    docs/positions.md shows each game's keys (:func:`cardgym.position_schema.key_table`).
+    A read-only key another key's doc speaks of (an old name) may have none."""
 
     name: str
     codec: Callable[[Any], Codec]
     when: Callable[[Any], bool] | None = None
     source: Callable[[Any], Any] | None = None
     read_only: bool = False
+    doc: str = ""
+    default: str = ""
 
 
 @dataclass
@@ -449,6 +456,8 @@ class PositionFormat:
             self._keys.append(bound)
         #: Every key a scenario may hold under this config, in the order written.
         self.keys: tuple[str, ...] = tuple(b.key.name for b in self._keys)
+        #: Their declarations, in the same order.
+        self.declared: tuple[Key, ...] = tuple(b.key for b in self._keys)
         self._codecs = {b.key.name: b.codec for b in self._keys}
         self._bound = {b.key.name: b for b in self._keys}
 

@@ -222,7 +222,7 @@ with the expansion); every other key has a default: `discard`, `out_of_play`, `e
 `blind`, `marked`. A scenario can so describe any position of a game: mid Nope window,
 a kitten to put back, players already out. ``game.position()`` writes the current
 state as a scenario naming everything, from which ``reset`` sets up the same state
-again (:mod:`ek_env.positions.scenario` lists the keys; docs/positions.md).
+again (:data:`ek_env.positions.position.FORMAT` declares the keys; docs/positions.md).
 
 Streaking Kittens (``expansions=("streaking",)``, docs/rules/exploding_kittens.md, Streaking Kittens). The 15 cards
 join the base deck(s): setup as above with the 14 non-kitten cards shuffled in

@@ -127,39 +127,106 @@ def _streaking(config: Config) -> bool:
     return config.streaking
 
 
-#: The keys of a position, in order (:mod:`ek_env.positions.scenario` says what each means); the
+#: The keys of a position, in order (each with what it holds and its default); the
 #: expansion's only with it. ``first_player``, the old name of ``turn_holder``, is read,
 #: never written.
 FORMAT = (
-    Key("hands", _per_seat_cards),
-    Key("deck", lambda c: Cards(card_codec(c), top_first=True)),
-    Key("discard", lambda c: Counts(card_codec(c))),
-    Key("out_of_play", lambda c: Counts(card_codec(c))),
-    Key("eliminated", _seats, source=lambda state: state.eliminated),
-    Key("turn_holder", _seat()),
-    Key("owed_turns", lambda c: Integer(1, MAX_OWED)),
-    Key("attacked", lambda c: Flag()),
-    Key("turns_played", lambda c: Integer(0, MAX_TURNS)),
-    Key("phase", lambda c: Name(PHASE_NAMES if c.streaking else PHASE_NAMES[:BASE_PHASES])),
-    Key("to_act", _seat()),
-    Key("pending", _pending),
+    Key("hands", _per_seat_cards,
+        doc=("one list of cards per seat; no `exploding_kitten` in the base game; with the "
+             "expansion one beside the `streaking_kitten` (or while it waits to explode)"),
+        default="required"),
+    Key("deck", lambda c: Cards(card_codec(c), top_first=True),
+        doc=("the whole draw pile, top first; base game: one kitten fewer than the players still "
+             "in, less `kittens_to_insert`; with the expansion the kittens in deck and hands are "
+             "at most the players still in; at most 79 cards (126 with the expansion)"),
+        default="required"),
+    Key("discard", lambda c: Counts(card_codec(c)),
+        doc="the discard pile, a list of cards", default="`[]`"),
+    Key("out_of_play", lambda c: Counts(card_codec(c)),
+        doc='cards set aside from exploded players (only with `eliminated_cards="out_of_play"`)',
+        default="`[]`"),
+    Key("eliminated", _seats, source=lambda state: state.eliminated,
+        doc=("the seats out, in the order they exploded; their hands are empty, their kittens "
+             "(exactly one each in the base game, at least one with the expansion) and cards are "
+             "in `discard` or `out_of_play` as `eliminated_cards` says; they are not among "
+             "`env.agents`"),
+        default="`[]`"),
+    Key("turn_holder", _seat(),
+        doc="the seat whose turn it is (`first_player`, its old name, is still read)",
+        default="random"),
+    Key("owed_turns", lambda c: Integer(1, MAX_OWED),
+        doc="turns the turn holder owes, the current one included, 1..9999", default="`1`"),
+    Key("attacked", lambda c: Flag(),
+        doc="whether those turns come from an Attack (`true`/`false`)", default="`owed_turns > 1`"),
+    Key("turns_played", lambda c: Integer(0, MAX_TURNS),
+        doc="turns begun so far", default="`0`"),
+    Key("phase", lambda c: Name(PHASE_NAMES if c.streaking else PHASE_NAMES[:BASE_PHASES]),
+        doc=("`play`, `choose_five`, `name_card`, `nope_window`, `give`, `insert`, `take`, "
+             "`game_over`; with the expansion also `alter`, `garbage`, `target`"),
+        default='`"play"`'),
+    Key("to_act", _seat(),
+        doc="the seat deciding now",
+        default=("the turn holder; in `nope_window` the living seat after `pending.window_last`; "
+                 "in `garbage` the first of `garbage.queue`; in `insert` `resume.seat` if set; in "
+                 "`game_over` the winner; none in `give`")),
+    Key("pending", _pending,
+        doc=('the announced play: `{"kind": "single" | "pair" | "three" | "five", "card": card or '
+             'null (five different), "target": seat or null, "named": the card named in three of a'
+             ' kind or null, "five": the kinds chosen so far, ascending, "nopes": Nopes played on '
+             'it, "window_last": the seat whose play or Nope the running window answers (asked '
+             "last) or null}`; present in `choose_five`, `name_card`, `nope_window`, `target`, and"
+             " in `insert` when an explosion interrupted its window; its cards and Nopes lie in "
+             "`discard`"),
+        default="`null`"),
     Key("kittens_to_insert", lambda c: Integer(
-        0, composition(c.num_players, True)[KITTEN] if c.streaking else 1)),
-    Key("explode_queue", _seats, when=_streaking),
+        0, composition(c.num_players, True)[KITTEN] if c.streaking else 1),
+        doc=("defused kittens the seat to act still puts back (phase `insert`; 1 in the base game,"
+             " more when a blind player defused several)"),
+        default="`0`"),
+    Key("explode_queue", _seats, when=_streaking,
+        doc="(expansion) seats whose held kitten explodes next, in order (phase `insert`)",
+        default="`[]`"),
     Key("resume", lambda c: Group({"after": Name(RESUME_NAMES),
-                                   "seat": Seat(c.num_players, True)}, nullable=True)),
+                                   "seat": Seat(c.num_players, True)}, nullable=True),
+        doc=('what goes on once the explosions are settled: `{"after": "play" | "draw" | "window",'
+             " \"seat\": seat or null}` (`draw`: the turn holder's draw then settles one owed turn; "
+             "`window`: the interrupted Nope window goes on after `seat`); `null` means the turn "
+             "holder plays on"),
+        default="`null`"),
     Key("alter", lambda c: Group({"left": _cards(c), "placed": _cards(c)}, nullable=True),
-        when=_streaking),
+        when=_streaking,
+        doc=('(expansion) Alter the Future 5x under way (phase `alter`): `{"left": cards still to '
+             'place (2 or more; off the pile meanwhile), "placed": cards placed so far, top '
+             "first}`"),
+        default="`null`"),
     Key("garbage", lambda c: Group({"queue": _seats(c), "in": _cards(c), "from": _seats(c),
-                                    "lost": _seats(c)}, nullable=True), when=_streaking),
-    Key("blind", lambda c: SeatsWhere(c.num_players), when=_streaking),
-    Key("marked", _per_seat_cards, when=_streaking),
-    Key("winner", _seat(optional=True)),
-    Key("known", _known_codec, source=_known),
+                                    "lost": _seats(c)}, nullable=True), when=_streaking,
+        doc=('(expansion) Garbage Collection under way (phase `garbage`): `{"queue": seats still '
+             'to put a card in, the seat to act first, "in": cards put in so far, "from": who put '
+             'each in, "lost": seats whose Streaking Kitten went in while they held a kitten}`'),
+        default="`null`"),
+    Key("blind", lambda c: SeatsWhere(c.num_players), when=_streaking,
+        doc="(expansion) the blind seats", default="`[]`"),
+    Key("marked", _per_seat_cards, when=_streaking,
+        doc="(expansion) one list of cards per seat: its marked cards, each held in its hand",
+        default="none marked"),
+    Key("winner", _seat(optional=True),
+        doc=("the seat that won (phase `game_over`), or `null` (with the expansion, a `game_over` "
+             "without a winner is the dry-deck draw)"),
+        default="`null`"),
+    Key("known", _known_codec, source=_known,
+        doc=('one entry per seat: `{"deck": [[depth, card], ...], "hands": [[cards], ... one list '
+             "per seat]}`: the depths of the draw pile it knows (0 = top; true of the deck), and "
+             "lower bounds on each hand (its own only while blind)"),
+        default="nothing beyond its own hand"),
     Key("ruled_out", lambda c: PerSeat(c.num_players, _cards(c), "list of cards"),
-        source=_ruled_out),
+        source=_ruled_out,
+        doc=("one list of cards per seat: kinds the table knows it does not hold (a three of a "
+             "kind missed)"),
+        default="none"),
     Key("log", lambda c: Record(rec.EVENT_NAMES if c.streaking
-                                else rec.EVENT_NAMES[:rec.BASE_EVENTS])),
+                                else rec.EVENT_NAMES[:rec.BASE_EVENTS]),
+        doc='the public record, `{"what": NAME, "actor": seat, ...}` per event', default="`[]`"),
     Key("first_player", _seat(), read_only=True),
 )
 
@@ -171,8 +238,8 @@ def position_format(config: Config) -> PositionFormat:
 
 
 def position(state: State) -> dict[str, Any]:
-    """``state`` as a scenario naming everything (JSON types; see :mod:`ek_env.positions.scenario`
-    for the keys)."""
+    """``state`` as a scenario naming everything (JSON types; :data:`FORMAT` declares the
+    keys)."""
     return position_format(state.config).write(state)
 
 

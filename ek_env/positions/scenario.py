@@ -1,96 +1,22 @@
 """Scenarios: any position of a game to start from, for tests, tutorials and analysis.
 
-A scenario is a mapping; cards are written by name (``"taco_cat"``, ``"See the
-Future"``), by ``Card`` or by kind number; seats are ints; ``None`` (JSON null) means
-"none". :func:`ek_env.positions.position.position` writes a state with every key below (the
-expansion's only with the expansion), and reading it back gives the same state,
-drawing nothing from the generator. A scenario written by hand may leave out every
-key but ``hands`` and ``deck``; the default is given with each key.
+A scenario is a mapping of the keys of the position format
+(:data:`ek_env.positions.position.FORMAT`, which declares each key's codec, what it holds
+and its default; docs/positions.md shows them): cards by name, ``Card`` or kind number,
+seats as ints, ``None`` (JSON null) for "none"; the expansion's keys only with the
+Streaking Kittens expansion. :func:`ek_env.positions.position.position` writes every key,
+and reading it back gives the same state, drawing nothing from the generator. A scenario
+written by hand may leave out every key but ``hands`` and ``deck``; cards no key names
+are in the box, out of the game.
 
-Cards and seats:
-
-- ``hands`` (required): one list of cards per seat. No Exploding Kitten in the base
-  game; with the Streaking Kittens expansion a hand may hold one beside the Streaking
-  Kitten (or while it waits to explode: ``explode_queue``, ``garbage``).
-- ``deck`` (required): the whole draw pile, top first. Base game: as many Exploding
-  Kittens as players still in, less one, less ``kittens_to_insert``; with the
-  expansion, the kittens in the deck and in hands are at most the players still in.
-  At most :data:`~ek_env.engine.cards.MAX_DECK` (79) cards, the largest pile a game deals,
-  or :data:`~ek_env.engine.cards.MAX_DECK_STREAKING` (126) with the expansion (the layout's
-  ``known_deck`` rows and ``insert:depth`` actions cover no more).
-- ``discard``: the discard pile (default empty).
-- ``out_of_play``: cards set aside from exploded players, only with
-  ``eliminated_cards="out_of_play"`` (default empty).
-- ``eliminated``: the seats out, in the order they exploded (default none). Their
-  hands are empty; their kittens (one each at least, exactly one in the base game)
-  and cards lie in ``discard`` or ``out_of_play`` as ``eliminated_cards`` says.
-- Cards not named are in the box, out of the game (the kittens and Defuses not dealt,
-  the cards ``fast`` removed). No kind may be named more often than the game holds
-  it (one deck, two from six players, the expansion's cards once).
-
-Turns and the decision at hand:
-
-- ``turn_holder``: the seat whose turn it is (default: random). ``first_player`` is
-  its old name, still accepted (give one of the two).
-- ``owed_turns``: turns the turn holder owes, the current one included, 1..9999
-  (default 1).
-- ``attacked``: whether those turns come from an Attack (default ``owed_turns > 1``).
-- ``turns_played``: turns begun so far (default 0).
-- ``phase``: what the seat to act decides, one of
-  :data:`~ek_env.engine.state.PHASE_NAMES` (``play``, ``choose_five``, ``name_card``,
-  ``nope_window``, ``give``, ``insert``, ``take``, ``game_over``; with the expansion
-  ``alter``, ``garbage``, ``target``); default ``play``.
-- ``to_act``: the seat deciding now (default: the turn holder; in ``nope_window``
-  the seat after ``pending.window_last``; in ``garbage`` the first of
-  ``garbage.queue``; in ``insert`` ``resume.seat`` if any; in ``game_over`` the
-  winner; ``give`` has no default).
-- ``pending``: the announced play, or null (default): ``{"kind": "single" | "pair" |
-  "three" | "five", "card": its card (null for five), "target": seat or null,
-  "named": the card named in three of a kind or null, "five": the kinds chosen for
-  five different, ascending, "nopes": Nopes played on it, "window_last": the seat
-  whose play or Nope the running window answers (asked last), or null}``. A play is
-  pending in ``choose_five``, ``name_card``, ``nope_window`` and ``target``, and in
-  ``insert`` when an explosion interrupted its window (``resume.after ==
-  "window"``); its cards and its Nopes lie in the discard pile.
-- ``kittens_to_insert``: defused kittens the seat to act still puts back (phase
-  ``insert``: at least 1; 1 in the base game); default 0.
-- ``resume``: what goes on once the explosions are settled, or null (the turn holder
-  plays on): ``{"after": "play" | "draw" | "window", "seat": seat or null}``
-  (``draw``: the turn holder's draw settles one owed turn; ``window``: the interrupted
-  Nope window goes on after ``seat``).
-- ``winner``: the seat that won (phase ``game_over``), or null (default; with the
-  expansion a game over without a winner is the dry-deck draw).
-
-The Streaking Kittens expansion's keys:
-
-- ``explode_queue``: seats whose held kitten explodes next, in order (phase ``insert``).
-- ``alter``: Alter the Future 5x under way (phase ``alter``), or null:
-  ``{"left": the cards still to place (2 or more; off the draw pile meanwhile),
-  "placed": the cards placed so far, top first}``.
-- ``garbage``: Garbage Collection under way (phase ``garbage``), or null: ``{"queue":
-  the seats still to put a card in, the seat to act first; "in": the cards put in so
-  far; "from": the seat that put in each; "lost": the seats whose Streaking Kitten
-  went in while they held a kitten}``.
-- ``blind``: the blind seats (default none).
-- ``marked``: one list of cards per seat, its marked cards, each held in that seat's
-  hand (default none).
-
-What the seats know, and the record:
-
-- ``known``: one entry per seat, ``{"deck": [[depth, card], ...], "hands": [[cards],
-  ... one list per seat]}``: the depths of the draw pile it knows (0 = top; each card
-  must be the one there), and lower bounds on each hand (its own only while blind);
-  default: nothing known beyond its own hand.
-- ``ruled_out``: one list of cards per seat: kinds the table knows the seat does not
-  hold (a three of a kind missed); default none.
-- ``log``: the public record so far (:func:`cardgym.record.log_to_json` with
-  :data:`ek_env.engine.record.EVENT_NAMES`); default empty. Observations show its newest
-  events.
-
-Every error is a :class:`~cardgym.errors.ScenarioError` naming the key, what is wrong
-and what is allowed; a failed scenario changes nothing. Besides the checks of each
-key, the state must pass :func:`ek_env.engine.invariants.check_invariants` and give the seat
-to act a legal move.
+This module reads a scenario through the format and checks that its values fit together
+under the rules: no kind named more often than the game holds it, the kittens in the
+deck and in hands for the players still in, each exploded seat's kitten where
+``eliminated_cards`` puts it, the stage in progress (:mod:`ek_env.positions.scenario_flow`)
+and what the seats know (:mod:`ek_env.positions.scenario_knowledge`). The state must then
+pass :func:`ek_env.engine.invariants.check_invariants` and give the seat to act a legal
+move. Every error is a :class:`~cardgym.errors.ScenarioError` naming the key, what is
+wrong and what is allowed; a failed scenario changes nothing.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ seat to act, the pending play, kittens to put back and what resumes after them, 
 the expansion's Alter the Future and Garbage Collection under way.
 
 :func:`read_flow` reads these keys into a state whose cards and seats are already read
-(:mod:`ek_env.positions.scenario`, whose docstring lists the keys) and checks that they agree:
+(:data:`ek_env.positions.position.FORMAT` declares the keys) and checks that they agree:
 a phase that needs a pending play has one, a phase that has none has no play pending,
 the seat to act is the one the phase asks.
 """

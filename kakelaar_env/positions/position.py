@@ -1,7 +1,7 @@
 """A Karel Kakelaar state written as a scenario (:func:`position`), and the value forms
 scenarios use: cards by name, seats as ints, per-seat lists.
 
-``position(state)`` names everything (:mod:`kakelaar_env.positions.scenario` lists the keys):
+``position(state)`` names everything (:data:`FORMAT` declares the keys):
 ``new_game(config, rng, position(state))`` sets up a state equal to ``state`` and
 draws nothing from ``rng``. Cards are written by their lower-case names
 (``"worm_5"``, ``"chicken_3"``, ``"hen"``), piles top first, hands and discard piles
@@ -80,33 +80,85 @@ def _per_seat(item: Callable[[Config], Codec], what: str,
     return lambda config: PerSeat(count(config), item(config), what, unit)
 
 
-#: The keys of a position, in order (:mod:`kakelaar_env.positions.scenario` says what each
-#: means); the robot chicken's with two players only.
+#: The keys of a position, in order, each with what it holds and its default (shown in
+#: docs/positions.md); the robot chicken's with two players only.
 FORMAT = (
-    Key("round", lambda c: Integer(1, ROUNDS)),
-    Key("phase", lambda c: Name(PHASE_NAMES)),
-    Key("to_act", lambda c: Seat(c.num_players)),
+    Key("round", lambda c: Integer(1, ROUNDS),
+        doc="1..9", default="1"),
+    Key("phase", lambda c: Name(PHASE_NAMES),
+        doc=('`"bid"`, `"hen"`, `"take_first"`, `"take_second"`, `"game_over"` (round 9 only; '
+             "`new_game` reads it, `env.reset` refuses a finished game)"),
+        default='`"bid"`'),
+    Key("to_act", lambda c: Seat(c.num_players),
+        doc=("the seat that decides now; the rules fix it, so it is checked. Once over: the last "
+             "seat that acted"),
+        default="derived; once over, the actor of the log's last commit"),
     Key("tractor", lambda c: Seat(participants(c)),
-        source=lambda state: state.circle[state.tractor]),
-    Key("circle", lambda c: Seats(participants(c)), when=_robot),
-    Key("hands", _per_seat(lambda c: Counts(card_codec(c)), "list of cards")),
-    Key("discards", _per_seat(lambda c: Counts(card_codec(c)), "list of cards")),
-    Key("row", lambda c: Cards(_turned_up(c))),
-    Key("deck", lambda c: Cards(_turned_up(c), top_first=True)),
-    Key("deck_top", lambda c: Cards(_turned_up(c)), read_only=True),
-    Key("removed", lambda c: Cards(_turned_up(c))),
-    Key("hens_out", lambda c: Integer(0, NUM_HENS)),
-    Key("bids", _per_seat(_bid, "card or null")),
-    Key("hen_choices", _per_seat(lambda c: OptionalFlag(), "choice (true, false or null)")),
-    Key("hen_played", _per_seat(lambda c: Flag(), "flag")),
-    Key("picks", _per_seat(lambda c: Cards(card_codec(c), null_empty=True), "list of cards")),
+        source=lambda state: state.circle[state.tractor],
+        doc=("the participant holding the tractor **in `round`** (changed: it used to name the "
+             "round-1 holder; the same for round 1). Two players: the robot (`2`) in rounds 3, 6, "
+             "9, a seat in the others"),
+        default="the holder in the log's last round event, else random"),
+    Key("circle", lambda c: Seats(participants(c)), when=_robot,
+        doc=("two players: `[first holder, other seat, 2]`, the order the tractor passes the "
+             "participants from round 1"),
+        default="what `tractor` and `round` imply; random in a robot round without it"),
+    Key("hands", _per_seat(lambda c: Counts(card_codec(c)), "list of cards"),
+        doc="one list of cards per seat (sorted by type when written)",
+        default="the five chickens 3..7 each"),
+    Key("discards", _per_seat(lambda c: Counts(card_codec(c)), "list of cards"),
+        doc="one list of cards per seat (no hens)", default="empty"),
+    Key("row", lambda c: Cards(_turned_up(c)),
+        doc=("the bid stage's row, position 1 first (row size = players, 3 with two); `[]` in the "
+             "other stages"),
+        default="in the bid stage: the top of `deck`/`deck_top` (the older form)"),
+    Key("deck", lambda c: Cards(_turned_up(c), top_first=True),
+        doc=("the whole draw pile, top first: `(9 - round) x row size` cards beneath the row (with"
+             " the row on top, `(10 - round) x row size`, when `row` is left out in the bid stage)"),
+        default="dealt at random"),
+    Key("deck_top", lambda c: Cards(_turned_up(c)), read_only=True,
+        doc="the top of the draw pile, top first; the rest dealt at random", default="-"),
+    Key("removed", lambda c: Cards(_turned_up(c)),
+        doc="the cards removed unseen at setup; given, every worm and hen must be accounted for",
+        default="the worms and hens placed nowhere else, in random order"),
+    Key("hens_out", lambda c: Integer(0, NUM_HENS),
+        doc="mother hens played so far, 0..9", default="0"),
+    Key("bids", _per_seat(_bid, "card or null"),
+        doc=("per seat: the card bid face down in this bid stage, or `null`; the seats with a bid "
+             "are the first ones asked"),
+        default="all `null`"),
+    Key("hen_choices", _per_seat(lambda c: OptionalFlag(), "choice (true, false or null)"),
+        doc="per seat: `true`/`false` committed in this hen stage, or `null`",
+        default="all `null`"),
+    Key("hen_played", _per_seat(lambda c: Flag(), "flag"),
+        doc=("per seat: played a mother hen in this mother-hen step (revealed; `true` only in the "
+             "take stages)"),
+        default="all `false`"),
+    Key("picks", _per_seat(lambda c: Cards(card_codec(c), null_empty=True), "list of cards"),
+        doc=("per seat: the cards picked face down to take back so far, a list of up to two "
+             "(`null` = `[]`)"),
+        default="all `[]`"),
     Key("last_bids", _per_seat(_bid, "card or null", participants,
-                               "participants (the robot last)")),
-    Key("robot_deck", lambda c: Cards(_robot_card(c), top_first=True), when=_robot),
-    Key("robot_discard", lambda c: Cards(_robot_card(c)), when=_robot),
-    Key("robot_won", lambda c: Cards(_turned_up(c)), when=_robot),
-    Key("winners", lambda c: Seats(c.num_players)),
-    Key("log", lambda c: Record(EVENT_NAMES)),
+                               "participants (the robot last)"),
+        doc="per participant (robot last): the card bid in the last round shared out, or `null`",
+        default="all `null`"),
+    Key("robot_deck", lambda c: Cards(_robot_card(c), top_first=True), when=_robot,
+        doc="two players: the robot deck, top first (its top when shorter than the deck)",
+        default="dealt at random"),
+    Key("robot_discard", lambda c: Cards(_robot_card(c)), when=_robot,
+        doc="two players: the robot's revealed bids, oldest first (one per round shared out)",
+        default="the robot's other chickens, in random order"),
+    Key("robot_won", lambda c: Cards(_turned_up(c)), when=_robot,
+        doc=("two players: the row cards the robot won, oldest first (out of the game; at most one"
+             " per round shared out)"),
+        default="none (they count as removed)"),
+    Key("winners", lambda c: Seats(c.num_players),
+        doc="once over, the winning seats (checked against the rules); `[]` before",
+        default="derived"),
+    Key("log", lambda c: Record(EVENT_NAMES),
+        doc="the public record, `log_to_json(state.log, EVENT_NAMES)`",
+        default=("this round's start event and the stage's commits so far (the scores and winners "
+                 "once over)")),
 )
 
 

@@ -1,91 +1,24 @@
 """Scenarios: any position of a Karel Kakelaar game, for tests, tutorials and analysis.
 
-A scenario is a mapping with any of the keys below. Cards are written by name
-(``"worm_5"``, ``"w5"`` or the int ``5``; ``"chicken_3"`` or ``"c3"``; ``"hen"``), seats
-as ints; with two players the robot chicken is participant ``2``. What a scenario
-leaves out is dealt at random from the cards it does not account for, or takes the
-default given here. :func:`kakelaar_env.positions.position.position` writes a state as a
-scenario that names everything (and draws nothing from the generator when read back).
+A scenario is a mapping of the keys of the position format
+(:data:`kakelaar_env.positions.position.FORMAT`, which declares each key's codec, what it
+holds and its default; docs/positions.md shows them): cards by name (``"worm_5"``,
+``"w5"`` or ``5``; ``"chicken_3"`` or ``"c3"``; ``"hen"``), seats as ints; with two
+players the robot chicken is participant ``2``. What a scenario leaves out is dealt at
+random from the cards it does not account for, or takes its default.
+:func:`kakelaar_env.positions.position.position` writes a state as a scenario that names
+everything (and draws nothing from the generator when read back).
 
-When, and who decides:
-
-- ``round``: the round, 1..9 (default 1).
-- ``phase``: the stage of the round: ``"bid"`` (default), ``"hen"`` (play a mother hen
-  or not), ``"take_first"``, ``"take_second"`` (cards taken back after a hen) or
-  ``"game_over"`` (after round 9; ``new_game`` reads it, ``env.reset`` refuses a
-  finished game).
-- ``to_act``: the seat that decides now. The rules fix it (the seats with a decision
-  in the stage, the tractor holder first then clockwise; the first of them that has
-  not committed yet), so it is checked, not needed. Once the game is over: the last
-  seat that acted (default: the actor of the record's last commit, else 0).
-- ``tractor``: the participant holding the tractor in ``round`` (default: the holder
-  named by the record's last round event, else random). Older scenarios named the
-  round-1 holder: the same for a scenario of round 1. With two players the tractor
-  goes round-1 holder, other seat, robot, so the robot (``2``) holds it in rounds 3,
-  6 and 9 and a seat in the others.
-- ``circle``: two players only: the participants in the order the tractor passes
-  them from round 1, ``[first holder, other seat, 2]``. Default: what ``tractor`` and
-  ``round`` imply; random when the robot holds the tractor and nothing says which
-  seat holds it next.
-
-Cards (every worm and mother hen lies in one place: a hand, a discard pile, the row,
-the draw pile, the removed cards, the robot's won cards, or out as a played hen):
-
-- ``hands``: each seat's hand, a list of cards per seat (default: the five chickens
-  3..7). Chickens are the seat's own colour: each value at most once per seat over
-  its hand and discard pile; chickens left out are out of the game.
-- ``discards``: each seat's discard pile (default empty); no mother hens.
-- ``row``: the row of this round's bid stage, position 1 first (one card per row
-  position: worms and hens); empty in the other stages. Without it, the bid stage's
-  row is the top of the draw pile that ``deck``/``deck_top`` give (older scenarios).
-- ``deck``: the whole draw pile, top first (the next rows, position 1 first):
-  ``(9 - round) x row size`` worms and hens; in the bid stage without ``row``, the
-  row first, ``(10 - round) x row size``. Or ``deck_top``: its top cards, the rest
-  dealt at random beneath.
-- ``removed``: the cards removed unseen at setup (default: the worms and hens placed
-  nowhere else, in random order). Given, the draw pile is filled from what is left
-  and every card must be accounted for.
-- ``hens_out``: how many mother hens have been played (out of the game; default 0).
-- ``robot_deck``: two players only: the top of the robot deck, top first (chickens,
-  ``15 - r`` cards once ``r`` robot bids are revealed), the rest shuffled beneath.
-- ``robot_discard``: two players only: the robot's revealed bids, oldest first (one
-  per round shared out; default: the robot's chickens not in its deck, in random order).
-- ``robot_won``: two players only: the row cards the robot won, oldest first, out of
-  the game: at most one per round shared out (default none: the cards it won count
-  as removed).
-
-The stage in progress (committed choices stay hidden from the other seats):
-
-- ``bids``: one entry per seat: the card it has bid face down in this bid stage, or
-  ``null`` (default: no bid yet). Seats commit in the stage's order, so the seats
-  with a bid are the first ones asked.
-- ``hen_choices``: per seat: ``true`` (play a mother hen) or ``false`` committed in
-  this hen stage, ``null`` not yet (default).
-- ``hen_played``: per seat, whether it played a mother hen in this mother-hen step,
-  revealed; ``true`` only in the take stages (default all ``false``).
-- ``picks``: per seat, the cards it has picked face down to take back in the take
-  stages: a list of up to two cards (``[]`` or ``null``: none; the default).
-- ``last_bids``: per participant (the robot last) the card bid in the last round
-  shared out, ``null`` for no bid (default all ``null``).
-- ``winners``: once over, the winning seats (the rules decide; checked when given);
-  ``[]`` before.
-- ``log``: the public record so far, :func:`cardgym.record.log_to_json` with
-  :data:`kakelaar_env.engine.events.EVENT_NAMES` (default: this round's start event and the
-  commits of the stage in progress, or the scores and winners once over). Checked:
-  its last round event is this round's, and it ends with what the stage in progress
-  has logged. What the observation shows of the newest round (``recent_moves``)
-  follows from it.
-
-Derived, never keys: the seats asked in the stage and their order, the cards nobody
-has seen (``unseen``), and the record's bookkeeping (where the newest round's reveal
-starts, its digest, the count of public changes).
-
-No seat may come to hold more than a dealt game allows, counting one card won in each
-row left: at most 9 cards of a kind, 14 cards and worms worth 72 (the observation's
-bounds). If ``phase`` is left out and no seat holds a card to bid, the round goes on
-as in a dealt game: the bids are revealed at once. Every error is a
-:class:`~cardgym.errors.ScenarioError` saying what was wrong and what is allowed; a
-failed scenario changes nothing.
+This module reads a scenario through the format and checks that its values fit together
+under the rules: every worm and mother hen in one place and each seat's chickens its own
+(:mod:`kakelaar_env.positions.scenario_cards`), pile sizes for the round and stage, and the
+stage in progress with its record (:mod:`kakelaar_env.positions.scenario_stage`). Derived,
+never keys: the seats asked in the stage and their order, the cards nobody has seen, and
+the record's bookkeeping. No seat may come to hold more than a dealt game allows, counting
+one card won in each row left (the observation's bounds). If ``phase`` is left out and no
+seat holds a card to bid, the round goes on as in a dealt game: the bids are revealed at
+once. Every error is a :class:`~cardgym.errors.ScenarioError` saying what was wrong and
+what is allowed; a failed scenario changes nothing.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The stage in progress of a Karel Kakelaar scenario, and its public record
-(:mod:`kakelaar_env.positions.scenario` lists the keys).
+(:data:`kakelaar_env.positions.position.FORMAT` declares the keys).
 
 The rules fix who decides in a stage (:mod:`kakelaar_env.engine.turns`): the seats with a
 decision, the tractor holder first, then clockwise; they commit in that order. So

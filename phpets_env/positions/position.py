@@ -96,29 +96,75 @@ def _known_codec(config: Config) -> Codec:
                      "maxItems": config.num_players, "items": entry})
 
 
-#: The keys of a position, in order (docs/positions.md and :mod:`phpets_env.positions.scenario`
-#: say what each means).
+#: The keys of a position, in order, each with what it holds and its default (shown in
+#: docs/positions.md).
 FORMAT = (
-    Key("round", lambda c: Integer(1, MAX_NUMBER)),
-    Key("tokens", lambda c: PerSeat(c.num_players, Integer(0, c.tokens_to_win), "count")),
-    Key("first_player", lambda c: Seat(c.num_players)),
-    Key("to_act", lambda c: Seat(c.num_players)),
-    Key("phase", lambda c: Name(PHASE_NAMES)),
-    Key("hands", lambda c: PerSeat(c.num_players, _cards(c), "hand")),
-    Key("rows", lambda c: PerSeat(c.num_players, _cards(c), "list of cards")),
-    Key("eliminated", lambda c: SeatsWhere(c.num_players, flag=False)),
-    Key("protected", lambda c: SeatsWhere(c.num_players)),
-    Key("set_aside", lambda c: card_codec(c).optional(NO_CARD)),
-    Key("face_up", _cards),
-    Key("deck", lambda c: Cards(card_codec(c), top_first=True)),
-    Key("deck_top", _cards, read_only=True),
-    Key("pending", lambda c: card_codec(c).optional(NO_CARD)),
+    Key("round", lambda c: Integer(1, MAX_NUMBER),
+        doc="the round number, 1-based", default="1"),
+    Key("tokens", lambda c: PerSeat(c.num_players, Integer(0, c.tokens_to_win), "count"),
+        doc=("tokens won per seat, a list of ints; each below the target (3 with 2-3 players, 2 "
+             "with 4-6) unless the match is over, at most 7 in all; the supply holds the rest"),
+        default="all 0"),
+    Key("first_player", lambda c: Seat(c.num_players),
+        doc="the round's start player (a seat)", default="a random seat in the round"),
+    Key("to_act", lambda c: Seat(c.num_players),
+        doc=("the seat that decides now. **Without it the scenario is a round about to begin**: "
+             "the new round is logged and `first_player` begins the first turn (it draws; on an "
+             "empty pile, the showdown). With it the position is taken as it is: nothing is drawn "
+             "or logged"),
+        default="none (a round about to begin)"),
+    Key("phase", lambda c: Name(PHASE_NAMES),
+        doc=('`"play"`, `"grave_digger"` (keep or swap; the player has seen the set-aside card), '
+             '`"mouse_trapper"` (place `pending`), `"match_over"`; needs `to_act`'),
+        default='`"play"`'),
+    Key("hands", lambda c: PerSeat(c.num_players, _cards(c), "hand"),
+        doc=("per seat its cards, oldest first (a list; a bare card for a one-card hand): none for"
+             " a seat out of the round, one for a seat in it, two for the seat to act in phase "
+             "`play`"),
+        default="dealt at random"),
+    Key("rows", lambda c: PerSeat(c.num_players, _cards(c), "list of cards"),
+        doc=("per seat its row, oldest first: cards played, shown by Snake Sorcerer, put face up "
+             "on elimination"),
+        default="all empty"),
+    Key("eliminated", lambda c: SeatsWhere(c.num_players, flag=False),
+        doc="seats out of the round, a sorted list", default="the seats given an empty hand"),
+    Key("protected", lambda c: SeatsWhere(c.num_players),
+        doc="seats a Shell Shield protects, a sorted list (never the seat to act)", default="none"),
+    Key("set_aside", lambda c: card_codec(c).optional(NO_CARD),
+        doc=("the face-down set-aside card; `null` once Snake Sorcerer took it (the pile is then "
+             "empty)"),
+        default="dealt at random"),
+    Key("face_up", _cards,
+        doc="the two cards set aside face up (2 players; `[]` otherwise)",
+        default="dealt at random"),
+    Key("deck", lambda c: Cards(card_codec(c), top_first=True),
+        doc=("the whole draw pile, top first; it may be short or empty: every one of the 21 cards "
+             "then needs a place (hands + rows + set_aside + face_up + deck + pending), those of "
+             "the places left out dealt from the cards not named"),
+        default="—"),
+    Key("deck_top", _cards, read_only=True,
+        doc=("the top of the draw pile, top first; the rest of the cards not named shuffled "
+             "beneath (not with `deck`)"),
+        default="the whole pile at random"),
+    Key("pending", lambda c: card_codec(c).optional(NO_CARD),
+        doc=("the card Mouse Trapper's player holds out, in phase `mouse_trapper` only (`null` "
+             "otherwise)"),
+        default="none"),
     Key("ruled_out", lambda c: PerSeat(c.num_players, ValueBits(card_codec(c), NUM_VALUES),
-                                       "list of values")),
-    Key("known", _known_codec, source=_known),
-    Key("round_winners", lambda c: Seats(c.num_players, distinct=False)),
-    Key("match_winners", lambda c: Seats(c.num_players, distinct=False)),
-    Key("log", lambda c: Record(EVENT_NAMES)),
+                                       "list of values"),
+        doc=("per seat, a list of the values the table knows it does not hold (a missed Crystal "
+             "Bowl, a Battle Bunny, Not A Pet! without a swap); only with `hands`"),
+        default="none"),
+    Key("known", _known_codec, source=_known,
+        doc="per seat, a mapping of what it knows beyond the public cards, by place (below)",
+        default="each seat knows its own hand only"),
+    Key("round_winners", lambda c: Seats(c.num_players, distinct=False),
+        doc="the previous round's winners, clockwise from its start player", default="none"),
+    Key("match_winners", lambda c: Seats(c.num_players, distinct=False),
+        doc="the winners of a finished match (phase `match_over` only)", default="none"),
+    Key("log", lambda c: Record(EVENT_NAMES),
+        doc="the public record, `cardgym.record.log_to_json(state.log, EVENT_NAMES)`",
+        default="empty"),
 )
 
 

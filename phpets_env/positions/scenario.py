@@ -1,55 +1,22 @@
 """Scenarios: any position of a match, for tests, tutorials, analysis and saved games.
 
-A scenario is a mapping with any of these keys (cards by value 0..10, ``Card``, or
-name such as ``"crystal_bowl"`` or ``"Crystal Bowl"``; :func:`phpets_env.positions.position.position`
-writes every key but ``deck_top``, in this order, cards by their lower-case names):
-
-- ``round``: the round number, 1-based (default 1).
-- ``tokens``: tokens won per seat (default none); each below the target unless the
-  match is over, at most 7 in all; the supply holds the rest.
-- ``first_player``: the round's start player (default: a random seat in the round).
-- ``to_act``: the seat that decides now. Without it the scenario is a round about to
-  begin: the new round is logged and ``first_player`` begins the first turn (draws,
-  or meets the showdown on an empty pile). With it the position is taken as it is:
-  nothing is drawn or logged.
-- ``phase``: ``"play"`` (default), ``"grave_digger"`` (keep or swap, the set-aside
-  card seen), ``"mouse_trapper"`` (place ``pending``) or ``"match_over"``; needs ``to_act``.
-- ``hands``: each seat's cards, oldest first (a list; a single card for a one-card
-  hand): none for a seat out of the round, one for a seat in it, two for the seat to
-  act in the play phase (default: dealt at random).
-- ``rows``: each seat's row, the cards it played or was made to show, oldest first
-  (default empty).
-- ``eliminated``: the seats out of the round (default: the seats given no cards).
-- ``protected``: the seats a Shell Shield protects (default none).
-- ``set_aside``: the face-down set-aside card; ``None`` once Snake Sorcerer took it
-  (the pile is then empty) (default: dealt at random).
-- ``face_up``: the two cards set aside face up with two players (default: at random).
-- ``deck``: the whole draw pile, top first (it may be short or empty): every card then
-  has a place, those left out of the other keys dealt at random into them. Or
-  ``deck_top``: the top of the pile, top first, the rest shuffled beneath (default).
-- ``pending``: the card Mouse Trapper's player holds out, in phase ``mouse_trapper``
-  only (``None`` otherwise).
-- ``ruled_out``: per seat, the values the table knows it does not hold (default none;
-  with ``hands`` only).
-- ``known``: per seat, what it knows beyond the public cards: a mapping of
-  ``hands`` (per seat ``t``, ``[]`` or one entry per card of ``t``'s hand in order: the
-  card, or ``None`` where unknown), ``aside`` (the set-aside card), ``pending`` (the
-  held-out card), ``deck`` (``[[depth, card], ...]``, 0 = top), ``trapped`` (the places
-  above known only through the seat's own Mouse Trapper placement: ``["hands", t, i]``,
-  ``["deck", depth]``, ``["aside"]``, ``["pending"]``; default: its ``deck`` depths) and
-  ``watches_deck`` (whether it may know a pile depth; default: whether ``deck`` names
-  one). Always known besides: a seat's own hand, the set-aside card to the player of
-  a Grave Digger being resolved, the held-out card to Mouse Trapper's player (who
-  also watches the pile) (default: only those).
-- ``round_winners``: the winners of the previous round (default none).
-- ``match_winners``: the winners of a finished match (phase ``match_over`` only).
-- ``log``: the public record so far (:func:`cardgym.record.log_to_json`; default empty).
-
+A scenario is a mapping of the keys of the position format
+(:data:`phpets_env.positions.position.FORMAT`, which declares each key's codec, what it
+holds and its default; docs/positions.md shows them), cards by value 0..10, ``Card`` or
+name; :func:`phpets_env.positions.position.position` writes every key but ``deck_top``.
 Whatever is left out is dealt at random from the cards not named, or takes its default.
-A card's id (:data:`~phpets_env.engine.cards.CARD_VALUES`) follows from where it lies: the copies
-of a value take its ids in the order of :func:`phpets_env.positions.position.ordered_places`. Every
-error names the key, what was wrong and what is allowed; a scenario is checked whole
-before anything is built. ``known`` is read in :mod:`phpets_env.positions.scenario_known`.
+Without ``to_act`` the scenario is a round about to begin (the new round is logged and
+``first_player`` begins the first turn); with it the position is taken as it is, nothing
+drawn or logged.
+
+This module reads a scenario through the format and checks that its values fit together
+under the rules: hand sizes for the phase, every card against the deck
+(:func:`phpets_env.positions.position.check_counts`), the seat to act and its phase,
+protection, what is ruled out and the winners; ``known`` is read in
+:mod:`phpets_env.positions.scenario_known`. A card's id follows from where it lies: the
+copies of a value take its ids in the order of
+:func:`phpets_env.positions.position.ordered_places`. Every error names the key, what was
+wrong and what is allowed; a scenario is checked whole before anything is built.
 """
 
 from __future__ import annotations

@@ -14,7 +14,14 @@ import numpy as np
 import pytest
 
 from cardgym import testing
-from cardgym.position_schema import SCHEMA_FOLDER, position_schema, schema_text
+from cardgym.position_schema import (
+    KEYS_PAGE,
+    SCHEMA_FOLDER,
+    key_table,
+    position_schema,
+    schema_text,
+    with_key_tables,
+)
 from cardgym.registration import find_game
 from cardgym.table_schema import LIBRARY_GAMES
 from cardgym.testing import GameKit
@@ -114,6 +121,32 @@ def test_published_position_schemas_are_current(name: str) -> None:
     assert path.read_text() == schema_text(kit.game), (
         f"{path} is stale: run python -m cardgym.position_schema")
     jsonschema.Draft202012Validator.check_schema(json.loads(path.read_text()))
+
+
+def test_the_key_tables_of_docs_positions_are_current() -> None:
+    """Each game's table of keys in docs/positions.md is what its position format
+    declares (python -m cardgym.position_schema rewrites them)."""
+    page = (ROOT / KEYS_PAGE).read_text()
+    assert with_key_tables(page, LIBRARY_GAMES) == page, (
+        f"{KEYS_PAGE} is stale: run python -m cardgym.position_schema")
+
+
+@pytest.mark.parametrize("name", LIBRARY_GAMES)
+def test_every_key_a_position_writes_says_what_it_holds_and_its_default(name: str) -> None:
+    # The table shows one row per documented key; every key a position writes is one.
+    game = find_game(name)
+    table = key_table(game)
+    written = {key for config in [game.make_config(n) for n in game.player_counts]
+               for key in game.position_format(config).declared if not key.read_only}
+    for key in written:
+        assert key.doc and key.default, f"{name}: key {key.name!r} lacks its doc or default"
+        cells = (key.doc.replace("|", "\\|"), key.default.replace("|", "\\|"))
+        assert f"| `{key.name}` | {cells[0]} | {cells[1]} |" in table
+
+
+def test_a_page_without_a_games_markers_is_refused() -> None:
+    with pytest.raises(ValueError, match="lacks the markers of power_hungry_pets"):
+        with_key_tables("# no tables here\n", ["power_hungry_pets"])
 
 
 def test_a_game_without_a_position_format_has_no_schema() -> None:
