@@ -131,7 +131,9 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         self._to_act_of, self._is_over_of = game.to_act, game.is_over
         self._view_of, self._encode_of = game.player_view, layout.encode
         self._mask_of, self._apply_of = layout.legal_mask, layout.apply
-        self._step_rewards = game.step_rewards
+        # The reward rule, where it pays during the game under these options.
+        rule = game.step_rewards
+        self._step_rewards = rule if rule is not None and rule.pays_during(self.config) else None
         check_env_arguments(self.metadata["render_modes"], num_players, render_mode,
                             render_seat, illegal_action)
         check_picture_support(game, render_mode)

@@ -132,10 +132,19 @@ class StepRewards:
         outcome: (state, mark) -> after the move, its :class:`StepOutcome` (the
             rewards of the step, the seats that leave, whether the game ended), or
             ``None`` when nothing but the move happened.
+        during: config -> whether the rule pays anything before the end under these
+            options (``None``: always). Where it does not, the env skips ``mark`` and
+            ``outcome`` and pays the returns once the game is over, which the rule's
+            last outcome must equal (the step-reward tests check it).
     """
 
     mark: Callable[[Any], Any]
     outcome: Callable[[Any, Any], StepOutcome | None]
+    during: Callable[[Any], bool] | None = None
+
+    def pays_during(self, config: Any) -> bool:
+        """Whether the rule pays before the end under ``config``."""
+        return self.during is None or bool(self.during(config))
 
 
 @dataclass(frozen=True)

@@ -90,8 +90,13 @@ def _step_outcome(state: State, round_before: int) -> StepOutcome | None:
     return StepOutcome(returns(state), game_over=True) if over else None
 
 
-#: The reward rule: per round or per match (the ``reward`` option).
-STEP_REWARDS = StepRewards(_round_number, _step_outcome)
+def _pays_per_round(config: Config) -> bool:
+    return config.reward == "round"
+
+
+#: The reward rule: per round or per match (the ``reward`` option); with ``reward="match"``
+#: it pays the returns at the end, which the env does without it.
+STEP_REWARDS = StepRewards(_round_number, _step_outcome, during=_pays_per_round)
 
 
 def player_view(state: State, seat: int) -> PlayerView:

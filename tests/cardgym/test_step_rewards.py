@@ -96,3 +96,51 @@ def test_a_rule_pays_in_all_what_the_returns_say_at_the_end(game: Game) -> None:
             paid[name] += reward
     assert game.is_over(state)
     assert [paid[f"player_{seat}"] for seat in range(3)] == game.returns(state)
+
+
+def test_a_rule_that_pays_nothing_before_the_end_under_these_options_is_not_run() -> None:
+    # A rule that says it pays only at the end here is skipped: its mark would fail.
+    def mark(state: Any) -> None:
+        raise AssertionError("the rule ran")
+
+    rule = StepRewards(mark, lambda state, before: None, during=lambda config: False)
+    env = _env_with(dataclasses.replace(AT_THE_END, step_rewards=rule))
+    env.reset(seed=3)
+    paid = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        agent = env.agent_selection
+        env.step(None if env.terminations[agent] or env.truncations[agent]
+                 else env.legal_actions()[0])
+        for name, reward in env.rewards.items():
+            paid[name] += reward
+    assert list(paid.values()) == AT_THE_END.returns(env.game_state)
+
+
+@pytest.mark.parametrize("game", WITH_A_RULE, ids=[g.name for g in WITH_A_RULE])
+def test_where_a_rule_says_it_pays_only_at_the_end_it_does(game: Game) -> None:
+    """Under every option set the kit covers where the game's rule says it pays nothing
+    before the end, run step by step it pays nothing before the end and the returns at
+    it: skipping it changes nothing."""
+    import numpy as np
+
+    rule = game.step_rewards
+    assert rule is not None
+    checked = 0
+    for options in game.test_option_sets:
+        config = game.make_config(2, **options)
+        if rule.pays_during(config):
+            continue
+        rng = np.random.default_rng(checked)
+        state = game.new_game(config, rng)
+        lay = game.layout(config)
+        while not game.is_over(state):
+            before = rule.mark(state)
+            legal = [a for a in range(len(lay.action_table)) if lay.legal_mask(state) >> a & 1]
+            lay.apply(state, legal[int(rng.integers(len(legal)))], rng)
+            outcome = rule.outcome(state, before)
+            if not game.is_over(state):
+                assert outcome is None
+        assert outcome is not None and list(outcome.rewards) == game.returns(state)
+        checked += 1
+    if rule.during is not None:
+        assert checked > 0, f"{game.name}: no option set where the rule pays at the end only"
