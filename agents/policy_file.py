@@ -290,11 +290,15 @@ def _build(section: Mapping[str, Any], observation_space: Any, action_space: Any
     import torch
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    return MaskableActorCriticPolicy(
-        observation_space, action_space, lr_schedule=lambda _: 0.0,
-        net_arch=section["net_arch"], activation_fn=getattr(torch.nn, section["activation"]),
-        ortho_init=False,  # the weights are about to be replaced
-    )
+    # The layers' initial weights are about to be replaced: drawing them must not move
+    # PyTorch's generator, or a training run would depend on how often its opponents'
+    # checkpoints are loaded.
+    with torch.random.fork_rng(devices=[]):
+        return MaskableActorCriticPolicy(
+            observation_space, action_space, lr_schedule=lambda _: 0.0,
+            net_arch=section["net_arch"], activation_fn=getattr(torch.nn, section["activation"]),
+            ortho_init=False,
+        )
 
 
 def _fill(network: Any, tensors: Mapping[str, Any], weights: Path) -> Any:

@@ -141,6 +141,19 @@ def test_the_policy_file_plays_exactly_like_the_sb3_model(trained: Any, run: Pat
     assert all(masks[i, action] for i, action in enumerate(actions))
 
 
+def test_loading_a_policy_file_leaves_pytorchs_generator_where_it_was(run: Path) -> None:
+    # A training run loads its checkpoints as opponents: how often must not change
+    # what it draws next.
+    import torch
+
+    torch.manual_seed(11)
+    expected = torch.rand(4)
+    torch.manual_seed(11)
+    for _ in range(3):
+        make_policy(f"model:{run}/model.safetensors", GAME, 2)
+    assert torch.equal(torch.rand(4), expected)
+
+
 def test_the_policy_file_holds_tensors_and_json_and_loads_without_unpickling(
         trained: Any, run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import torch
