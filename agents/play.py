@@ -42,7 +42,7 @@ from agents.evaluate.seating import game_seed, seat_rng
 from agents.options import as_bound
 from agents.outcomes import winners
 from agents.policy import Policy, decide
-from agents.specs import make_policy
+from agents.specs import policy_of
 from cardgym.records import Recorder
 from cardgym.registration import BoundGame, Game, short_name
 
@@ -229,8 +229,7 @@ def play(game: Game | BoundGame | str, num_players: int, seat: int,
     bound = as_bound(game, num_players, options)
     bot_specs = opponent_seats(num_players, seat, opponent_specs)
     bots: dict[int, Policy] = {
-        s: spec if not isinstance(spec, str)
-        else built[spec] if built and spec in built else make_policy(spec, bound)
+        s: policy_of(spec, bound, built) if isinstance(spec, str) else spec
         for s, spec in bot_specs.items()
     }
     env = bound.make_env()

@@ -23,7 +23,7 @@ from agents.league import SELF, checkpoint_label
 from agents.options import as_bound
 from agents.policy import Policy, RandomPolicy, decide
 from agents.sb3 import ModelPolicy
-from agents.specs import make_policy
+from agents.specs import policy_of
 from cardgym.aec import RENDER_FPS, RENDER_MODES, CardGameEnv
 from cardgym.env_checks import check_env_arguments, check_picture_support
 from cardgym.errors import IllegalMoveError
@@ -77,8 +77,7 @@ class OpponentPool:
         self.bound = bound
         self.specs = list(specs)
         self.keep = keep
-        built = built or {}
-        self._fixed = {spec: built[spec] if spec in built else make_policy(spec, bound)
+        self._fixed = {spec: policy_of(spec, bound, built)
                        for spec in dict.fromkeys(self.specs) if spec != SELF}
         self.checkpoints: list[Path] = []
         self._snapshots: dict[Path, Policy] = {}

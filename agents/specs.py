@@ -63,6 +63,14 @@ def make_heuristic(bound: BoundGame) -> Policy:
     return game.heuristic(bound.config)  # type: ignore[no-any-return]
 
 
+def policy_of(spec: str, bound: BoundGame, built: Mapping[str, Policy] | None = None) -> Policy:
+    """The policy of ``spec`` for ``bound``: the one in ``built`` (made earlier, when the
+    spec was checked, say), else made now."""
+    if built and spec in built:
+        return built[spec]
+    return make_policy(spec, bound)
+
+
 def trust_pickle(spec: str) -> str:
     """``spec`` allowed to unpickle its file: ``model:P`` -> ``model+pickle:P``,
     ``rllib:P`` -> ``rllib+pickle:P``, a bare ``P.zip`` -> ``model+pickle:P.zip``;

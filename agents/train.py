@@ -54,6 +54,7 @@ import numpy as np
 
 from agents.league import SELF, League, checkpoint_label
 from agents.options import bind_options
+from agents.policy import Policy
 from agents.policy_file import save_policy_file
 from agents.resume import (
     RESUME_SETTINGS,
@@ -240,23 +241,29 @@ def _make_env(bound: BoundGame, opponents: Sequence[str], seed: int, keep: int =
 
 
 def _shared_pool(vec_env: Any) -> OpponentPool | None:
-    """The opponent pool the envs of this process share (the in-process vector env of
-    :func:`_training_envs`), or ``None`` (envs in worker processes, the batched env)."""
+    """The opponent pool the envs of this process share (the batched env's, or the
+    in-process vector env's of :func:`_training_envs`), or ``None`` (envs in worker
+    processes)."""
+    pool = getattr(vec_env, "pool", None)
+    if isinstance(pool, OpponentPool):
+        return pool
     envs = getattr(vec_env, "envs", None)
     return envs[0].pool if envs and isinstance(envs[0], SingleAgentEnv) else None
 
 
-def _training_envs(args: TrainArgs, seed: int | None = None) -> Any:
+def _training_envs(args: TrainArgs, seed: int | None = None,
+                   built: Mapping[str, Policy] | None = None) -> Any:
     """The learner's environments: ``n_envs`` single-agent envs (in this process or
     in workers), or ``vector`` games on the batched engine; seeded by ``seed``
-    (default ``args.seed``)."""
+    (default ``args.seed``). The envs of this process share one opponent pool, made
+    with the policies ``built`` already."""
     seed = args.seed if seed is None else seed
     bound = args.table()
     if args.vector:
         from agents.vector_env import BatchedSelfPlayEnv
 
         return BatchedSelfPlayEnv(bound, args.vector, opponents=args.opponents, seed=seed,
-                                  keep=args.kept_checkpoints)
+                                  keep=args.kept_checkpoints, built=built)
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     if args.subprocess and args.n_envs > 1:
@@ -265,7 +272,7 @@ def _training_envs(args: TrainArgs, seed: int | None = None) -> Any:
                               for i in range(args.n_envs)])
     # The envs of this process share one pool: each opponent built, each checkpoint
     # loaded, once.
-    pool = OpponentPool(bound, list(args.opponents), keep=args.kept_checkpoints)
+    pool = OpponentPool(bound, list(args.opponents), keep=args.kept_checkpoints, built=built)
     return DummyVecEnv([_make_env(bound, args.opponents, seed + i, pool=pool)
                         for i in range(args.n_envs)])
 
@@ -293,9 +300,12 @@ def win_rate(model: Any, game: str | BoundGame, players: int | None, opponent: s
     return wins / games
 
 
-def train(args: TrainArgs) -> Path:
+def train(args: TrainArgs, built: Mapping[str, Policy] | None = None) -> Path:
     """Train and save a model; returns the path of ``model.zip`` (its policy file
-    ``model.safetensors`` and card ``model.json`` beside it).
+    ``model.safetensors`` and card ``model.json`` beside it). ``built``: opponents'
+    policies built already for ``args.table()`` (the command line's, made when it
+    checked the specs), by spec, which the envs of this process use instead of building
+    them again.
 
     The run holds its folder for its whole length (:func:`agents.runs.hold_run_folder`);
     every file is written whole under a temporary name and renamed into place, and a
@@ -328,7 +338,7 @@ def train(args: TrainArgs) -> Path:
             _clear_earlier_run(run_dir)
         else:
             _drop_incomplete(run_dir, start[0])
-        return _train(args, run_dir, start)
+        return _train(args, run_dir, start, built)
 
 
 def _check_earlier_run(args: TrainArgs) -> tuple[int, Path] | None:
@@ -353,7 +363,8 @@ def _drop_incomplete(run_dir: Path, steps: int) -> None:
                 path.unlink(missing_ok=True)
 
 
-def _train(args: TrainArgs, run_dir: Path, start: tuple[int, Path] | None) -> Path:
+def _train(args: TrainArgs, run_dir: Path, start: tuple[int, Path] | None,
+           built: Mapping[str, Policy] | None = None) -> Path:
     import torch
 
     game = find_game(args.game)
@@ -363,7 +374,7 @@ def _train(args: TrainArgs, run_dir: Path, start: tuple[int, Path] | None) -> Pa
     seed = args.seed + done
     torch.manual_seed(seed)
     torch.set_num_threads(TORCH_THREADS)
-    vec_env = _training_envs(args, seed)
+    vec_env = _training_envs(args, seed, built)
     vec_env.seed(seed)
     model = _exact_ppo()(
         "MlpPolicy", vec_env, learning_rate=args.learning_rate, n_steps=args.n_steps,

@@ -55,7 +55,8 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
     def __init__(self, game: str | Game | BoundGame, num_envs: int,
                  num_players: int | None = None, opponents: Sequence[str] = ("random",),
                  options: Mapping[str, Any] | None = None, seed: int | None = None,
-                 learner_seat: int | None = None, keep: int = 5) -> None:
+                 learner_seat: int | None = None, keep: int = 5,
+                 built: Mapping[str, Policy] | None = None) -> None:
         bound = learner_table(game, num_players, options)
         self.game, num_players = bound.game, bound.num_players
         if learner_seat is not None and not 0 <= learner_seat < num_players:
@@ -65,7 +66,7 @@ class BatchedSelfPlayEnv(VecEnv):  # type: ignore[misc]
                              "--vector")
         self.options = bound.options
         self.engine = bound.make_batched(num_envs)
-        self.pool = OpponentPool(bound, list(opponents), keep=keep)
+        self.pool = OpponentPool(bound, list(opponents), keep=keep, built=built)
         for label, policy in self.pool._fixed.items():
             if hasattr(policy, "act_in"):
                 raise ValueError(f"opponent {label!r} searches game states; the batched "

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from cardgym.actions import ActionTable
+from cardgym.actions import ActionTable, actions_of
 from cardgym.observation import ObservationSpec
 from cardgym.record import Event
 from cardgym.table import TableSpec
@@ -170,8 +170,7 @@ def load(target: str) -> Any:
 def _table_moves(layout: Callable[[Any], Layout], state: Any) -> list[Any]:
     """The moves of the seat to act: the action table's moves of the mask's set bits."""
     lay = layout(state.config)
-    mask = lay.legal_mask(state)
-    return [lay.action_table.move(i) for i in range(len(lay.action_table)) if mask >> i & 1]
+    return [lay.action_table.move(i) for i in actions_of(lay.legal_mask(state))]
 
 
 def _table_action(layout: Callable[[Any], Layout], state: Any, move: Any) -> int:

@@ -18,6 +18,7 @@ from agents.arguments import (
 from agents.league import SELF
 from agents.model_card import read_card
 from agents.options import parse_options
+from agents.policy import Policy
 from agents.rllib import commands as rllib_commands
 from agents.runs import check_run_folder
 from agents.train import PFSP_SELF, RUN_FILES, TrainArgs, check_budget, resume_point, train
@@ -154,8 +155,9 @@ def check_vector(game: Any, args: argparse.Namespace) -> None:
                          "the batched engine plays policies that act from observations")
 
 
-def train_args(args: argparse.Namespace) -> TrainArgs:
-    """Checked :class:`TrainArgs` from the parsed command line."""
+def train_args(args: argparse.Namespace) -> tuple[TrainArgs, dict[str, Policy]]:
+    """Checked :class:`TrainArgs` from the parsed command line, and the opponents'
+    policies built to check their specs (by spec), which the training then uses."""
     try:
         options = parse_options(args.option)
     except ValueError as error:
@@ -180,8 +182,8 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
         bound = settings.table()  # the command's one check of the rule options
     except ValueError as error:
         raise UsageError(str(error)) from None
-    check_specs([spec for spec in args.opponents if spec != SELF] + list(args.eval_opponents),
-                bound)
+    built = check_specs([spec for spec in args.opponents if spec != SELF]
+                        + list(args.eval_opponents), bound)
     if args.vector:
         check_vector(bound.game, args)
     checked_budget(settings)
@@ -199,7 +201,7 @@ def train_args(args: argparse.Namespace) -> TrainArgs:
             raise UsageError(str(error)) from None
     else:
         check_run_folder(settings.run_dir, RUN_FILES, settings.overwrite, resumable=True)
-    return settings
+    return settings, built
 
 
 def checked_budget(settings: TrainArgs) -> None:
@@ -219,11 +221,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return rllib_commands.run_rllib_train(args, out)
     rllib_commands.reject_rllib_arguments(args)
     require_train_extra()
-    settings = train_args(args)
+    settings, built = train_args(args)
     print(f"train: {short_name(settings.game)}, {settings.players} players, "
           f"{settings.timesteps} steps against {' '.join(settings.opponents)} -> "
           f"{settings.run_dir}", file=sys.stderr)
-    path = train(settings)
+    path = train(settings, built)
     card = read_card(path) or {}
     evaluation = ", ".join(f"{key} {value}" for key, value in
                            card.get("final_evaluation", {}).items() if key != "timesteps")

@@ -158,14 +158,15 @@ def test_cardgym_train_checks_the_options_once_for_all_its_envs_opponents_and_ch
     # an evaluation against each: the rule options are checked where they enter, once,
     # and every env, opponent and loaded checkpoint is made from the bound game.
     import agents.single_agent as single_agent
+    import agents.specs as specs
     from phpets_env.engine.state import Config
 
     configs: list[Config] = []
     check = Config.__post_init__
     monkeypatch.setattr(Config, "__post_init__", lambda self: (configs.append(self), check(self)))
     built: list[str] = []
-    make = single_agent.make_policy
-    monkeypatch.setattr(single_agent, "make_policy",
+    make = specs.make_policy
+    monkeypatch.setattr(specs, "make_policy",
                         lambda spec, *args: (built.append(spec), make(spec, *args))[1])
     pools: list[object] = []
     init = single_agent.OpponentPool.__init__
