@@ -1,4 +1,6 @@
-"""The ``Policy`` protocol every cardgym agent implements, and the random policy.
+"""The ``Policy`` protocol every cardgym agent implements, the random policy and
+:func:`act_batch` (defined in :mod:`cardgym.policy`, re-exported here), search policies,
+and :func:`decide`, which the harnesses call.
 
 A policy chooses an action from what one seat may know: its observation vector
 and its action mask. Randomness comes from the generator argument only, so that a
@@ -20,19 +22,10 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
-from numpy.typing import NDArray
+
+from cardgym.policy import Policy, RandomPolicy, act_batch
 
 __all__ = ["Policy", "RandomPolicy", "SearchPolicy", "act_batch", "decide", "resample_for_seat"]
-
-
-@runtime_checkable
-class Policy(Protocol):
-    """Chooses a legal action for the seat whose observation and mask it is given."""
-
-    def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.int8],
-            rng: np.random.Generator) -> int:
-        """A legal action index (``action_mask[action] == 1``)."""
-        ...
 
 
 @runtime_checkable
@@ -43,46 +36,6 @@ class SearchPolicy(Policy, Protocol):
         """A legal action index for ``seat``, to act in ``state``: a state resampled
         for ``seat`` by the caller (never the true one)."""
         ...
-
-
-class RandomPolicy:
-    """Uniformly random among the legal actions."""
-
-    name = "random"
-
-    def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.int8],
-            rng: np.random.Generator) -> int:
-        legal = np.flatnonzero(action_mask)
-        if not legal.size:
-            raise ValueError("the action mask has no legal action")
-        return int(legal[rng.integers(legal.size)])
-
-    def act_batch(self, observations: NDArray[np.float32], action_masks: NDArray[np.int8],
-                  rng: np.random.Generator) -> NDArray[np.int64]:
-        """One uniformly random legal action per row of ``action_masks``."""
-        if not action_masks.any(axis=1).all():
-            raise ValueError("an action mask of the batch has no legal action")
-        keys = np.where(action_masks != 0, rng.random(action_masks.shape), -1.0)
-        return keys.argmax(axis=1).astype(np.int64)  # type: ignore[no-any-return]
-
-    def __repr__(self) -> str:
-        return "RandomPolicy()"
-
-
-def act_batch(policy: Policy, observations: NDArray[np.float32], action_masks: NDArray[np.int8],
-              rng: np.random.Generator) -> NDArray[np.int64]:
-    """The actions of ``policy`` for a batch of seats ``[M]``, from their
-    observations ``[M, D]`` and masks ``[M, A]``: one call of the policy's
-    ``act_batch`` when it has one (the random and model policies), else ``act`` row
-    by row (heuristics). A :class:`SearchPolicy` needs game states: ``ValueError``."""
-    if hasattr(policy, "act_in"):
-        raise ValueError(f"{policy!r} searches game states; a batch gives observations only")
-    batched = getattr(policy, "act_batch", None)
-    if batched is not None:
-        return np.asarray(batched(observations, action_masks, rng), np.int64)
-    return np.fromiter((policy.act(o, m, rng)
-                        for o, m in zip(observations, action_masks, strict=True)),
-                       np.int64, count=len(observations))
 
 
 def resample_for_seat(env: Any, seat: int, rng: np.random.Generator) -> Any:

@@ -84,10 +84,11 @@ def test_an_illegal_learner_action_is_refused() -> None:
     masks = env.action_masks()
     actions = _first_legal(masks)
     actions[1] = int(np.flatnonzero(masks[1] == 0)[0])
-    with pytest.raises(ValueError, match="game 1: the learner's action .* is not legal"):
+    with pytest.raises(ValueError, match=r"illegal learner actions in 1 games: game 1, seat "
+                                         r"\d: action \d+ \(\w+\); legal: "):
         env.step(actions)
     actions[1] = 99
-    with pytest.raises(ValueError, match="game 1: the learner's action 99 is not legal"):
+    with pytest.raises(ValueError, match=r"game 1, seat \d: action 99 \(out of bounds\)"):
         env.step(actions)
 
 
