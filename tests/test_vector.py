@@ -305,3 +305,24 @@ def test_the_guide_to_writing_an_engine_covers_the_whole_contract() -> None:
                                  *bookkeeping, *CONTRACT_NAMES)
                if not re.search(rf"`[^`]*\b{re.escape(name)}\b[^`]*`", guide)]
     assert not missing, f"docs/vector.md's guide does not name {missing}"
+
+
+def test_a_batched_engine_leaves_pytorchs_thread_count_as_it_was() -> None:
+    # numba's OpenMP pool starts with the first parallel kernel and would set the
+    # OpenMP thread count, which PyTorch shares, to every core: a fresh process
+    # pins PyTorch to one thread, steps an engine, and reads the count again.
+    import subprocess
+    import sys
+
+    script = (
+        "import torch\n"
+        "torch.set_num_threads(1)\n"
+        "assert torch.get_num_threads() == 1\n"
+        "import cardgym.vector as v\n"
+        "e = v.make('power_hungry_pets', 64, 2)\n"
+        "e.reset(seed=0)\n"
+        "e.step(e.engine.random_actions(e.action_masks()))\n"
+        "print(torch.get_num_threads())\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True, cwd=REPO)
+    assert result.stdout.strip() == "1"

@@ -6,7 +6,11 @@ The batched engines compile their kernels with numba (``pip install
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 try:
     import numba
@@ -24,9 +28,38 @@ prange = numba.prange
 #: The most threads a kernel may use on this machine (numba's NUMBA_NUM_THREADS).
 MAX_THREADS: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
 
-__all__ = ["MAX_THREADS", "clear_stale_cache", "njit", "njit_parallel", "numba", "prange"]
+__all__ = ["MAX_THREADS", "clear_stale_cache", "njit", "njit_parallel", "numba", "prange",
+           "start_threads"]
 
 _HERE = Path(__file__).resolve().parent
+_started = False
+
+
+@njit_parallel
+def _touch(out: Any) -> None:
+    for i in prange(out.shape[0]):
+        out[i] = i
+
+
+def start_threads() -> None:
+    """Start numba's thread pool once per process, leaving PyTorch's thread count
+    as it was.
+
+    numba's OpenMP threading layer starts with a kernel's first parallel launch and
+    sets OpenMP's thread count to every core; PyTorch reads the same setting, so a
+    process that pinned PyTorch to one thread (training does) would find it on every
+    core after its first batched step. The engines call this when they are made:
+    the pool starts here, and PyTorch's count, if PyTorch is loaded, is put back.
+    """
+    global _started
+    if _started:
+        return
+    torch = sys.modules.get("torch")
+    threads = torch.get_num_threads() if torch is not None else None
+    _touch(np.zeros(2, np.int64))
+    if torch is not None and torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
+    _started = True
 
 
 def clear_stale_cache(package_file: str) -> None:

@@ -44,7 +44,7 @@ from numpy.typing import NDArray
 
 from cardgym.errors import shorten
 from cardgym.game import Game
-from cardgym.vector._numba import MAX_THREADS, numba
+from cardgym.vector._numba import MAX_THREADS, numba, start_threads
 from cardgym.vector.random import random_actions, seed_states
 from cardgym.vector.rows import RowFormat
 
@@ -92,6 +92,7 @@ class BatchedEngine:
                              f"machine's cores), got {threads!r}")
         #: Threads the kernels spread the rows over (numba's parallel loops).
         self.threads = int(threads)
+        start_threads()
         layout = self.game.layout(config)
         self.config = config
         self.layout = layout
