@@ -30,9 +30,9 @@ spread ``(max - min) / median``. Nothing here asserts on timings.
 states of random games (what ``fill`` costs a search with batched playouts).
 ``--memory D`` plays D decisions at the largest batch size and reports the resident
 memory every 10% of the way. ``--train T`` trains MaskablePPO for T steps on the
-in-process path (8 single-agent envs) and with ``--vector`` at 8, 64 and 256 games, the
-same network and PPO settings (a rollout of 2,048 steps, batch 256, 4 epochs), and
-reports steps/s and where the time went (engine, opponents, rollout, update).
+in-process path (8 single-agent envs) and with ``--vector`` at 256 and 1,024 games, each
+in its own process, with the same network and PPO settings, and reports steps/s and
+where the time went (:mod:`benchmarks.train_speed`).
 """
 
 from __future__ import annotations
@@ -285,63 +285,6 @@ def exchange_times(game: Game, players: int, states: int, rounds: int) -> tuple[
     return float(np.median(exports)), float(np.median(loads))
 
 
-# ------------------------------------------------------------------ training
-
-
-def train_throughput(game: str, players: int, timesteps: int, vector: int, seed: int = 0
-                     ) -> dict[str, float]:
-    """Steps/s of MaskablePPO for ``timesteps`` learner steps, on the in-process path
-    (``vector=0``: 8 single-agent envs) or on ``vector`` batched games, with the
-    network and PPO settings of ``cardgym train``'s defaults and a rollout of 2,048
-    steps; the seconds spent collecting rollouts (env, opponents and the learner's
-    own forward passes) and updating."""
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
-
-    from agents.train import TrainArgs, _training_envs
-
-    torch.set_num_threads(1)
-    torch.manual_seed(seed)
-    n_envs = vector or 8
-    args = TrainArgs(game=game, players=players, opponents=("random", "heuristic"),
-                     seed=seed, n_envs=n_envs, vector=vector, n_steps=2048 // n_envs)
-    env = _training_envs(args)
-    env.seed(seed)
-    model = MaskablePPO("MlpPolicy", env, learning_rate=args.learning_rate,
-                        n_steps=args.n_steps, batch_size=args.batch_size,
-                        n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef,
-                        seed=seed, device="cpu", policy_kwargs={"net_arch": list(args.net_arch)})
-    spent = {"rollout": 0.0, "update": 0.0}
-    marks = {"start": time.perf_counter()}
-
-    class Timing(BaseCallback):  # type: ignore[misc]
-        def _on_rollout_start(self) -> None:
-            now = time.perf_counter()
-            spent["update"] += now - marks.get("end", now)
-            marks["begin"] = now
-
-        def _on_rollout_end(self) -> None:
-            now = time.perf_counter()
-            spent["rollout"] += now - marks["begin"]
-            marks["end"] = now
-
-        def _on_step(self) -> bool:
-            return True
-
-    started = time.perf_counter()
-    model.learn(total_timesteps=timesteps, callback=Timing())
-    total = time.perf_counter() - started
-    spent["update"] += time.perf_counter() - marks.get("end", started)
-    result = {"steps": float(model.num_timesteps), "seconds": total,
-              "steps_per_second": model.num_timesteps / total, **spent}
-    timers = getattr(env, "timers", None)
-    if timers:
-        result.update({f"env_{k}": v for k, v in timers.items()})
-    env.close()
-    return result
-
-
 # ------------------------------------------------------------------ entry
 
 
@@ -369,21 +312,10 @@ def run_namespace(namespace: argparse.Namespace, out: TextIO | None = None) -> i
                                                 namespace.rounds)
             text += f"| {name} | {export_us:.1f} | {load_us:.1f} |\n"
     if namespace.train:
-        text += (f"\n## Training throughput: {namespace.train:,} MaskablePPO steps, {players} "
-                 "players, opponents random and heuristic\n\n"
-                 "| game | path | steps/s | x in-process | rollout s | update s | "
-                 "engine s | opponents s |\n|---|---|---|---|---|---|---|---|\n")
-        for name in games:
-            base = None
-            for vector in (0, 8, 64, 256):
-                result = train_throughput(name, players, namespace.train, vector)
-                rate = result["steps_per_second"]
-                base = base or rate
-                label = "in-process, 8 envs" if not vector else f"--vector {vector}"
-                text += (f"| {name} | {label} | {rate:,.0f} | {rate / base:.1f} | "
-                         f"{result['rollout']:.1f} | {result['update']:.1f} | "
-                         f"{result.get('env_engine', float('nan')):.1f} | "
-                         f"{result.get('env_opponents', float('nan')):.1f} |\n")
+        from benchmarks import train_speed
+
+        text += "\n" + train_speed.run(games, players, namespace.train, train_speed.VECTORS,
+                                       [256], 4, 1, 0, sys.stderr)
     print(text, file=out)
     if namespace.output is not None:
         target = Path(namespace.output)
