@@ -20,6 +20,7 @@ _COPIES = np.array([COPIES[v] for v in sorted(COPIES)], dtype=np.float64)
 _VALUE_BY_NAME = {name: value for value, name in enumerate(CARD_NAMES)}
 #: How much a card is worth to whoever draws it next (Mouse Trapper placement).
 _DRAW_QUALITY = (0.0, 0.5, 0.3, 0.5, 0.5, 0.6, 0.5, 0.6, 0.7, 0.7, 0.9)
+_DRAW_QUALITY_ARRAY = np.array(_DRAW_QUALITY, dtype=np.float64)
 
 
 def _parse(name: str) -> tuple[str, int, int, int]:
@@ -98,16 +99,68 @@ class PhpetsHeuristic:
         legal = legal_indices(action_mask)
         if len(legal) == 1:
             return legal[0]
+        return pick_best(self.scores(observation, legal), rng)
+
+    def scores(self, observation: NDArray[np.float32], legal: list[int]) -> dict[int, float]:
+        """The score :meth:`act` gives each of the ``legal`` actions (the best is picked)."""
         read = _Reading(self, OBSERVATION_SPEC.unpack(observation))
         phase = int(np.argmax(read.o["phase"]))
         if phase == GRAVE_DIGGER:  # keep or swap
-            return pick_best(_grave_scores(read, legal), rng)
+            return _grave_scores(read, legal)
         if phase == MOUSE_TRAPPER:  # place the card
-            return pick_best(_placement_scores(read, legal), rng)
-        return pick_best(_play_scores(read, legal), rng)
+            return _placement_scores(read, legal)
+        return _play_scores(read, legal)
+
+    def act_batch(self, observations: NDArray[np.float32], action_masks: NDArray[np.int8],
+                  rng: np.random.Generator) -> NDArray[np.int64]:
+        """The actions :meth:`act` picks for each row ``[M]`` of ``observations``
+        ``[M, D]`` and ``action_masks`` ``[M, A]``, drawing from ``rng`` exactly as the
+        calls of :meth:`act` row by row would (one draw per row with several tied best
+        actions, in row order), so the generator ends in the same state.
+
+        The scores come from compiled code (:mod:`phpets_env.batched.heuristic`); without
+        numba the rows go through :meth:`act` one by one.
+        """
+        observations, action_masks = _checked_batch(observations, action_masks)
+        try:
+            from phpets_env.batched.heuristic import EPS, batch_scores
+        except ImportError:
+            return np.fromiter((self.act(o, m, rng) for o, m in zip(observations, action_masks,
+                                                                    strict=True)),
+                               np.int64, count=len(observations))
+        scores, best, actions, ties = batch_scores(observations, action_masks, self.dethrone,
+                                                   self.full_deck, _DRAW_QUALITY_ARRAY)
+        for row in np.flatnonzero(ties > 1):
+            top = np.flatnonzero(scores[row] >= best[row] - EPS)
+            actions[row] = top[int(rng.integers(len(top)))]
+        return actions
 
     def __repr__(self) -> str:
         return f"PhpetsHeuristic(num_players={self.num_players})"
+
+
+def _checked_batch(observations: NDArray[np.float32], action_masks: NDArray[np.int8]
+                   ) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+    """The batch as C-ordered float32 observations and int8 masks; ``ValueError`` for
+    shapes or dtypes that are not a batch of this game's rows, or a row without a legal
+    action."""
+    observations = np.asarray(observations)
+    action_masks = np.asarray(action_masks)
+    if observations.ndim != 2 or observations.shape[1] != OBSERVATION_SPEC.size:
+        raise ValueError(f"observations must have shape [M, {OBSERVATION_SPEC.size}], "
+                         f"not {list(observations.shape)}")
+    if action_masks.shape != (len(observations), len(ACTION_TABLE)):
+        raise ValueError(f"action masks must have shape [{len(observations)}, "
+                         f"{len(ACTION_TABLE)}], not {list(action_masks.shape)}")
+    if observations.dtype.kind != "f":
+        raise ValueError(f"observations must be floats, not {observations.dtype}")
+    if action_masks.dtype.kind not in "biu":
+        raise ValueError(f"action masks must be integers or booleans, not {action_masks.dtype}")
+    empty = np.flatnonzero(~action_masks.any(axis=1))
+    if empty.size:
+        raise ValueError(f"the action mask of row {int(empty[0])} has no legal action")
+    return (np.ascontiguousarray(observations, np.float32),
+            np.ascontiguousarray(action_masks != 0, np.int8))
 
 
 class _Reading:
@@ -173,7 +226,8 @@ def _grave_scores(read: _Reading, legal: list[int]) -> dict[int, float]:
 
 
 def _placement_scores(read: _Reading, legal: list[int]) -> dict[int, float]:
-    """Mouse Trapper: a good card where I will draw it next, a poor one on top."""
+    """Mouse Trapper: a good card where I will draw it next, a poor one on top (the
+    scores are whole numbers)."""
     card = int(np.argmax(read.o["pending_card"]))
     mine_depth = len(read.opponents)  # the others draw once each before me
     target = mine_depth if _DRAW_QUALITY[card] >= 0.6 else 0
