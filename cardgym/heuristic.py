@@ -30,3 +30,32 @@ def legal_indices(action_mask: NDArray[np.int8]) -> list[int]:
     if not legal:
         raise ValueError("the action mask has no legal action")
     return legal
+
+
+def checked_batch(observations: NDArray[np.floating], action_masks: NDArray[np.integer],
+                  observation_size: int, num_actions: int
+                  ) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+    """A heuristic's batch as C-ordered float32 observations ``[M, observation_size]``
+    and int8 masks ``[M, num_actions]`` (0 or 1), for compiled scoring.
+
+    Raises:
+        ValueError: shapes or dtypes that are not a batch of the game's rows, or a row
+            without a legal action (the message names it).
+    """
+    observations = np.asarray(observations)
+    action_masks = np.asarray(action_masks)
+    if observations.ndim != 2 or observations.shape[1] != observation_size:
+        raise ValueError(f"observations must have shape [M, {observation_size}], "
+                         f"not {list(observations.shape)}")
+    if action_masks.shape != (len(observations), num_actions):
+        raise ValueError(f"action masks must have shape [{len(observations)}, "
+                         f"{num_actions}], not {list(action_masks.shape)}")
+    if observations.dtype.kind != "f":
+        raise ValueError(f"observations must be floats, not {observations.dtype}")
+    if action_masks.dtype.kind not in "biu":
+        raise ValueError(f"action masks must be integers or booleans, not {action_masks.dtype}")
+    empty = np.flatnonzero(~action_masks.any(axis=1))
+    if empty.size:
+        raise ValueError(f"the action mask of row {int(empty[0])} has no legal action")
+    return (np.ascontiguousarray(observations, np.float32),
+            np.ascontiguousarray(action_masks != 0, np.int8))

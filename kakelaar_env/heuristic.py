@@ -7,7 +7,7 @@ from itertools import product
 import numpy as np
 from numpy.typing import NDArray
 
-from cardgym.heuristic import legal_indices, pick_best
+from cardgym.heuristic import checked_batch, legal_indices, pick_best
 from kakelaar_env.encoding.encoding import ACTION_TABLE, OBSERVATION_SPEC
 from kakelaar_env.engine.cards import (
     BID_VALUE,
@@ -210,5 +210,34 @@ class KakelaarHeuristic:
                                                       pile, mine, rounds_left)
                    for r in range(len(bids)))
 
+    def act_batch(self, observations: NDArray[np.float32], action_masks: NDArray[np.int8],
+                  rng: np.random.Generator) -> NDArray[np.int64]:
+        """The actions :meth:`act` picks for each row ``[M]`` of ``observations``
+        ``[M, D]`` and ``action_masks`` ``[M, A]``, drawing from ``rng`` exactly as the
+        calls of :meth:`act` row by row would (one draw per row with several legal
+        actions and several tied best ones, in row order), so the generator ends in the
+        same state.
+
+        The scores come from compiled code (:mod:`kakelaar_env.batched.heuristic`);
+        without numba the rows go through :meth:`act` one by one.
+        """
+        observations, action_masks = checked_batch(observations, action_masks,
+                                                  OBSERVATION_SPEC.size, len(ACTION_TABLE))
+        try:
+            from kakelaar_env.batched.heuristic import EPS, FALLBACK, batch_scores
+        except ImportError:
+            return np.fromiter((self.act(o, m, rng) for o, m in zip(observations, action_masks,
+                                                                    strict=True)),
+                               np.int64, count=len(observations))
+        scores, best, actions, ties = batch_scores(observations, action_masks)
+        for row in np.flatnonzero((ties > 1) | (actions == FALLBACK)):
+            if actions[row] == FALLBACK:
+                actions[row] = self.act(observations[row], action_masks[row], rng)
+                continue
+            top = np.flatnonzero(scores[row] >= best[row] - EPS)
+            actions[row] = top[int(rng.integers(len(top)))]
+        return actions
+
     def __repr__(self) -> str:
         return f"KakelaarHeuristic(num_players={self.num_players})"
+

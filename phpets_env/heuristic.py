@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from cardgym.heuristic import legal_indices, pick_best
+from cardgym.heuristic import checked_batch, legal_indices, pick_best
 from cardgym.record import NONE
 from phpets_env.encoding.encoding import ACTION_TABLE, OBSERVATION_SPEC
 from phpets_env.engine.cards import CARD_NAMES, COPIES, NUM_VALUES
@@ -121,7 +121,8 @@ class PhpetsHeuristic:
         The scores come from compiled code (:mod:`phpets_env.batched.heuristic`); without
         numba the rows go through :meth:`act` one by one.
         """
-        observations, action_masks = _checked_batch(observations, action_masks)
+        observations, action_masks = checked_batch(observations, action_masks,
+                                                  OBSERVATION_SPEC.size, len(ACTION_TABLE))
         try:
             from phpets_env.batched.heuristic import EPS, batch_scores
         except ImportError:
@@ -138,29 +139,6 @@ class PhpetsHeuristic:
     def __repr__(self) -> str:
         return f"PhpetsHeuristic(num_players={self.num_players})"
 
-
-def _checked_batch(observations: NDArray[np.float32], action_masks: NDArray[np.int8]
-                   ) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
-    """The batch as C-ordered float32 observations and int8 masks; ``ValueError`` for
-    shapes or dtypes that are not a batch of this game's rows, or a row without a legal
-    action."""
-    observations = np.asarray(observations)
-    action_masks = np.asarray(action_masks)
-    if observations.ndim != 2 or observations.shape[1] != OBSERVATION_SPEC.size:
-        raise ValueError(f"observations must have shape [M, {OBSERVATION_SPEC.size}], "
-                         f"not {list(observations.shape)}")
-    if action_masks.shape != (len(observations), len(ACTION_TABLE)):
-        raise ValueError(f"action masks must have shape [{len(observations)}, "
-                         f"{len(ACTION_TABLE)}], not {list(action_masks.shape)}")
-    if observations.dtype.kind != "f":
-        raise ValueError(f"observations must be floats, not {observations.dtype}")
-    if action_masks.dtype.kind not in "biu":
-        raise ValueError(f"action masks must be integers or booleans, not {action_masks.dtype}")
-    empty = np.flatnonzero(~action_masks.any(axis=1))
-    if empty.size:
-        raise ValueError(f"the action mask of row {int(empty[0])} has no legal action")
-    return (np.ascontiguousarray(observations, np.float32),
-            np.ascontiguousarray(action_masks != 0, np.int8))
 
 
 class _Reading:
