@@ -5,6 +5,13 @@ Each heuristic policy reads only the observation vector and action mask it is gi
 name through the game's ``OBSERVATION_SPEC``, actions by name through its
 ``ACTION_TABLE``), keeps no state between calls, and uses the generator only to break
 ties between equally good actions.
+
+A heuristic may also act on a batch (``act_batch(observations, masks, rng)``, which
+:func:`cardgym.policy.act_batch` prefers): the batched training env and the batched
+evaluation then call it once per opponent round. It must choose exactly what ``act``
+chooses row by row and draw from the generator as those calls would (Power Hungry
+Pets and Karel Kakelaar score their rows in compiled code, checked against ``act``
+over 100,000 decisions each); :func:`checked_batch` checks such a batch.
 """
 
 from __future__ import annotations
