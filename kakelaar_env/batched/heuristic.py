@@ -12,7 +12,6 @@ generator, in row order.
 from __future__ import annotations
 
 import inspect
-import sys
 from typing import Any, Final
 
 import numpy as np
@@ -20,6 +19,7 @@ from numpy.typing import NDArray
 
 from cardgym.heuristic import pick_best
 from cardgym.vector._numba import njit
+from cardgym.vector.pysum import COMPENSATED, sum_add, sum_end
 from kakelaar_env.encoding.encoding import ACTION_TABLE, OBSERVATION_SPEC
 from kakelaar_env.engine.cards import BID_VALUE, HEN, NUM_BIDDABLE, NUM_WORM_VALUES, ROUNDS
 from kakelaar_env.engine.state import PHASE_NAMES
@@ -31,8 +31,6 @@ EPS: Final[float] = inspect.signature(pick_best).parameters["eps"].default
 #: The action written for a row the compiled code leaves to ``act`` (a mask the
 #: per-game heuristic cannot score, so that ``act`` raises as it would).
 FALLBACK: Final = -1
-#: Python's ``sum`` of floats is compensated (Neumaier) from 3.12 on.
-COMPENSATED: Final = sys.version_info >= (3, 12)
 
 _OFF: Final = OBSERVATION_SPEC.offsets
 O_PHASE: Final = _OFF["phase"]
@@ -56,36 +54,6 @@ BID_BASE: Final = ACTION_TABLE.index("bid:worm_1")
 TAKE_BASE: Final = ACTION_TABLE.index("take:worm_1")
 #: Bid values by card type, the last entry (index -1) unused.
 BID_VALUES: Final = np.array(BID_VALUE, dtype=np.int64)
-
-
-# ------------------------------------------------------------------ Python's sum
-
-
-@njit
-def _sum_add(total: Any, comp: Any, started: Any, term: Any, compensated: Any) -> Any:
-    """One step of ``sum`` over floats starting at the integer 0: (total, compensation,
-    started) after adding ``term``."""
-    if not started:
-        return 0.0 + term, 0.0, True
-    if not compensated:
-        return total + term, comp, True
-    t = total + term
-    if abs(total) >= abs(term):
-        comp += (total - t) + term
-    else:
-        comp += (term - t) + total
-    return t, comp, True
-
-
-@njit
-def _sum_end(total: Any, comp: Any, compensated: Any) -> Any:
-    """The value ``sum`` returns after the last step."""
-    if compensated and comp != 0.0 and np.isfinite(comp):
-        return total + comp
-    return total
-
-
-# ------------------------------------------------------------------ values
 
 
 @njit
@@ -135,10 +103,10 @@ def _best_two(obs: Any, pile: Any, rounds_left: Any, extra: Any, compensated: An
             count += 1
     if count == 0:
         return 0.0
-    total, comp, started = _sum_add(0.0, 0.0, False, first, compensated)
+    total, comp, started = sum_add(0.0, 0.0, False, first, compensated)
     if count >= 2:
-        total, comp, started = _sum_add(total, comp, started, second, compensated)
-    return _sum_end(total, comp, compensated)
+        total, comp, started = sum_add(total, comp, started, second, compensated)
+    return sum_end(total, comp, compensated)
 
 
 @njit
@@ -302,10 +270,10 @@ def _table_gain(obs: Any, mine: Any, n: Any, holder: Any, bid_card: Any, bid_p: 
     for r in range(n):
         card = row[r] if r < ROW_POSITIONS else -1
         term = ahead[r] * _row_value(obs, card, O_DISCARDS, mine, rounds_left, compensated)
-        total, comp, started = _sum_add(total, comp, started, term, compensated)
+        total, comp, started = sum_add(total, comp, started, term, compensated)
     if not started:
         return 0.0
-    return _sum_end(total, comp, compensated)
+    return sum_end(total, comp, compensated)
 
 
 @njit

@@ -12,7 +12,6 @@ generator, in row order.
 from __future__ import annotations
 
 import inspect
-import sys
 from typing import Any, Final
 
 import numpy as np
@@ -20,6 +19,7 @@ from numpy.typing import NDArray
 
 from cardgym.heuristic import pick_best
 from cardgym.vector._numba import njit
+from cardgym.vector.pysum import COMPENSATED, sum_add, sum_end
 from phpets_env.batched.layout import (
     O_DECK_SIZE,
     O_FACE_UP,
@@ -48,43 +48,12 @@ ROBOVAC: Final = int(Card.ROYAL_ROBOVAC)
 NUM_PHASES: Final = len(PHASE_NAMES)
 GRAVE_PHASE: Final = int(GRAVE_DIGGER)
 TRAPPER_PHASE: Final = int(MOUSE_TRAPPER)
-#: Python's ``sum`` of floats is compensated (Neumaier) from 3.12 on.
-COMPENSATED: Final = sys.version_info >= (3, 12)
 
 #: Copies of each value in the deck.
 _COPIES: Final = np.array([COPIES[v] for v in sorted(COPIES)], dtype=np.float64)
 #: Each action as (kind, card, seat offset, guess or depth), -1 where not given.
 _SPECS: Final = np.array(ACTION_SPECS, dtype=np.int64)
 NUM_ACTIONS: Final = len(ACTION_SPECS)
-
-# ------------------------------------------------------------------ Python's sum
-
-
-@njit
-def _sum_add(total: Any, comp: Any, started: Any, term: Any, compensated: Any) -> Any:
-    """One step of ``sum`` over floats starting at the integer 0: (total, compensation,
-    started) after adding ``term``."""
-    if not started:
-        return 0.0 + term, 0.0, True
-    if not compensated:
-        return total + term, comp, True
-    t = total + term
-    if abs(total) >= abs(term):
-        comp += (total - t) + term
-    else:
-        comp += (term - t) + total
-    return t, comp, True
-
-
-@njit
-def _sum_end(total: Any, comp: Any, compensated: Any) -> Any:
-    """The value ``sum`` returns after the last step."""
-    if compensated and comp != 0.0 and np.isfinite(comp):
-        return total + comp
-    return total
-
-
-# ------------------------------------------------------------------ one observation
 
 
 @njit
@@ -161,9 +130,9 @@ def _factors(dists: Any, opponents: Any, count: Any, dethrone: Any, compensated:
             total, comp, started = 0.0, 0.0, False
             for x in range(NUM_VALUES):
                 if dists[k, x]:
-                    total, comp, started = _sum_add(
+                    total, comp, started = sum_add(
                         total, comp, started, dists[k, x] * _beats(card, x, dethrone), compensated)
-            factor[card, k] = _sum_end(total, comp, compensated)
+            factor[card, k] = sum_end(total, comp, compensated)
 
 
 @njit
@@ -210,10 +179,10 @@ def _base_pool(pool: Any, weight: Any, factor: Any, opponents: Any, count: Any,
     total, comp, started = 0.0, 0.0, False
     for x in range(NUM_VALUES):
         if pool[x]:
-            total, comp, started = _sum_add(
+            total, comp, started = sum_add(
                 total, comp, started, pool[x] * _base(x, -1, weight, factor, opponents, count),
                 compensated)
-    return _sum_end(total, comp, compensated)
+    return sum_end(total, comp, compensated)
 
 
 @njit
@@ -300,11 +269,11 @@ def _grave_digger(obs: Any, keep: Any, pool: Any, weight: Any, factor: Any, oppo
     total, comp, started = 0.0, 0.0, False
     for x in range(NUM_VALUES):
         if pool[x]:
-            total, comp, started = _sum_add(
+            total, comp, started = sum_add(
                 total, comp, started,
                 pool[x] * max(keep, _base(x, -1, weight, factor, opponents, count)),
                 compensated)
-    return _sum_end(total, comp, compensated)
+    return sum_end(total, comp, compensated)
 
 
 @njit
