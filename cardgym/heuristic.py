@@ -16,6 +16,9 @@ over 100,000 decisions each); :func:`checked_batch` checks such a batch.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -66,3 +69,23 @@ def checked_batch(observations: NDArray[np.floating], action_masks: NDArray[np.i
         raise ValueError(f"the action mask of row {int(empty[0])} has no legal action")
     return (np.ascontiguousarray(observations, np.float32),
             np.ascontiguousarray(action_masks != 0, np.int8))
+
+
+def pick_rows(scores: NDArray[np.float64], best: NDArray[np.float64],
+              actions: NDArray[np.int64], ties: NDArray[np.int64], rng: np.random.Generator,
+              act_row: Callable[[int], int] | None = None) -> NDArray[np.int64]:
+    """Finish a batch scored in compiled code as :func:`pick_best` would row by row:
+    in row order, a row with several tied best actions (``ties > 1``; scores within
+    ``pick_best``'s window of ``best``) draws one from ``rng``, and a row the scoring
+    left to Python (``actions == -1``) gets ``act_row(row)``; ``actions`` holds the
+    first best action of every other row and is completed in place."""
+    eps = inspect.signature(pick_best).parameters["eps"].default
+    for row in np.flatnonzero((ties > 1) | (actions < 0)).tolist():
+        if actions[row] < 0:
+            if act_row is None:
+                raise ValueError(f"row {row} was left unscored and there is no act_row")
+            actions[row] = act_row(row)
+            continue
+        top = np.flatnonzero(scores[row] >= best[row] - eps)
+        actions[row] = top[int(rng.integers(len(top)))]
+    return actions

@@ -7,7 +7,7 @@ from itertools import product
 import numpy as np
 from numpy.typing import NDArray
 
-from cardgym.heuristic import checked_batch, legal_indices, pick_best
+from cardgym.heuristic import checked_batch, legal_indices, pick_best, pick_rows
 from kakelaar_env.encoding.encoding import ACTION_TABLE, OBSERVATION_SPEC
 from kakelaar_env.engine.cards import (
     BID_VALUE,
@@ -224,19 +224,14 @@ class KakelaarHeuristic:
         observations, action_masks = checked_batch(observations, action_masks,
                                                   OBSERVATION_SPEC.size, len(ACTION_TABLE))
         try:
-            from kakelaar_env.batched.heuristic import EPS, FALLBACK, batch_scores
+            from kakelaar_env.batched.heuristic import batch_scores
         except ImportError:
             return np.fromiter((self.act(o, m, rng) for o, m in zip(observations, action_masks,
                                                                     strict=True)),
                                np.int64, count=len(observations))
         scores, best, actions, ties = batch_scores(observations, action_masks)
-        for row in np.flatnonzero((ties > 1) | (actions == FALLBACK)):
-            if actions[row] == FALLBACK:
-                actions[row] = self.act(observations[row], action_masks[row], rng)
-                continue
-            top = np.flatnonzero(scores[row] >= best[row] - EPS)
-            actions[row] = top[int(rng.integers(len(top)))]
-        return actions
+        return pick_rows(scores, best, actions, ties, rng,
+                         lambda row: self.act(observations[row], action_masks[row], rng))
 
     def __repr__(self) -> str:
         return f"KakelaarHeuristic(num_players={self.num_players})"

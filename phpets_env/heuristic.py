@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from cardgym.heuristic import checked_batch, legal_indices, pick_best
+from cardgym.heuristic import checked_batch, legal_indices, pick_best, pick_rows
 from cardgym.record import NONE
 from phpets_env.encoding.encoding import ACTION_TABLE, OBSERVATION_SPEC
 from phpets_env.engine.cards import CARD_NAMES, COPIES, NUM_VALUES
@@ -124,17 +124,14 @@ class PhpetsHeuristic:
         observations, action_masks = checked_batch(observations, action_masks,
                                                   OBSERVATION_SPEC.size, len(ACTION_TABLE))
         try:
-            from phpets_env.batched.heuristic import EPS, batch_scores
+            from phpets_env.batched.heuristic import batch_scores
         except ImportError:
             return np.fromiter((self.act(o, m, rng) for o, m in zip(observations, action_masks,
                                                                     strict=True)),
                                np.int64, count=len(observations))
         scores, best, actions, ties = batch_scores(observations, action_masks, self.dethrone,
                                                    self.full_deck, _DRAW_QUALITY_ARRAY)
-        for row in np.flatnonzero(ties > 1):
-            top = np.flatnonzero(scores[row] >= best[row] - EPS)
-            actions[row] = top[int(rng.integers(len(top)))]
-        return actions
+        return pick_rows(scores, best, actions, ties, rng)
 
     def __repr__(self) -> str:
         return f"PhpetsHeuristic(num_players={self.num_players})"

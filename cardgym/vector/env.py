@@ -29,6 +29,7 @@ cards than the AEC env's seed, the same for every batch size.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -179,30 +180,47 @@ class VectorEnv:
         return info
 
     def _check(self, actions: Any) -> NDArray[np.int64]:
-        array = np.asarray(actions)
-        if array.shape != (self.num_envs,) or not np.issubdtype(array.dtype, np.integer):
-            raise IllegalMoveError(
-                f"actions must be {self.num_envs} integers (one per row), got "
-                f"{'dtype ' + str(array.dtype) if array.shape == (self.num_envs,) else 'shape ' + str(array.shape)}")
-        array = array.astype(np.int64, copy=False)
-        inside = (array >= 0) & (array < self.num_actions)
-        legal = inside.copy()
-        legal[inside] = self._masks[self._rows[inside], array[inside]] != 0
-        if not legal.all():
-            bad = np.flatnonzero(~legal)
-            names = self.engine.layout.action_table.names
-            parts = []
-            for row in bad[:3].tolist():
-                action = int(array[row])
-                what = names[action] if 0 <= action < self.num_actions else "out of bounds"
-                allowed = [names[a] for a in np.flatnonzero(self._masks[row])[:8].tolist()]
-                parts.append(f"row {row}, seat {int(self.engine.to_act[row])}: action "
-                             f"{action} ({what}); legal: {', '.join(allowed)}")
-            more = f" (and {bad.size - 3} more rows)" if bad.size > 3 else ""
-            raise IllegalMoveError(f"illegal actions in {bad.size} rows: "
-                                   + "; ".join(parts) + more)
-        return array
+        return checked_actions(actions, self._masks, self.engine.to_act,
+                               self.engine.layout.action_table.names)
 
     def __repr__(self) -> str:
         return (f"VectorEnv({self.env_id}, num_envs={self.num_envs}, "
                 f"num_players={self.num_players})")
+
+
+def checked_actions(actions: Any, masks: NDArray[np.int8], seats: NDArray[np.int64],
+                    names: Sequence[str], free: NDArray[np.bool_] | None = None,
+                    unit: str = "row", whose: str = "") -> NDArray[np.int64]:
+    """``actions`` as ``int64``, one per row, each legal under its row's mask (rows
+    marked ``free`` take any integer).
+
+    Raises:
+        IllegalMoveError: not one integer per row, or actions out of bounds or not
+            legal: the message names the first three such rows (``unit`` names a row,
+            ``whose`` the actor), their seat, the action and the legal ones.
+    """
+    count, num_actions = masks.shape
+    array = np.asarray(actions)
+    if array.shape != (count,) or not np.issubdtype(array.dtype, np.integer):
+        raise IllegalMoveError(
+            f"actions must be {count} integers (one per {unit}), got "
+            + (f"dtype {array.dtype}" if array.shape == (count,) else f"shape {array.shape}"))
+    array = array.astype(np.int64, copy=False)
+    inside = (array >= 0) & (array < num_actions)
+    legal = inside.copy()
+    legal[inside] = masks[np.flatnonzero(inside), array[inside]] != 0
+    if free is not None:
+        legal |= free
+    if legal.all():
+        return array
+    bad = np.flatnonzero(~legal)
+    parts = []
+    for row in bad[:3].tolist():
+        action = int(array[row])
+        what = names[action] if 0 <= action < num_actions else "out of bounds"
+        allowed = [names[a] for a in np.flatnonzero(masks[row])[:8].tolist()]
+        parts.append(f"{unit} {row}, seat {int(seats[row])}: action {action} ({what}); "
+                     f"legal: {', '.join(allowed)}")
+    more = f" (and {bad.size - 3} more {unit}s)" if bad.size > 3 else ""
+    raise IllegalMoveError(f"illegal {whose}actions in {bad.size} {unit}s: "
+                           + "; ".join(parts) + more)

@@ -68,9 +68,10 @@ from gymnasium.vector import VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
-from cardgym.errors import IllegalMoveError, shorten
+from cardgym.errors import shorten
 from cardgym.policy import Policy, RandomPolicy, act_batch
 from cardgym.registration import BoundGame, Game, bind
+from cardgym.vector.env import _default_players, batched_games, checked_actions
 from cardgym.vector.random import seed_states
 
 __all__ = ["LearnerVectorEnv", "Opponents", "UniformOpponents", "make_single_agent",
@@ -168,8 +169,6 @@ def make_single_agent(env_id: str | Game | BoundGame, num_envs: int,
             do), a bad count, seat or opponent.
         OptionError: an unknown option or a bad value.
     """
-    from cardgym.vector.env import _default_players, batched_games
-
     if isinstance(env_id, BoundGame):
         bound = bind(env_id, num_players, options)
     else:
@@ -413,31 +412,9 @@ class LearnerVectorEnv(GymVectorEnv):  # type: ignore[misc]
         return states
 
     def _check(self, actions: Any) -> NDArray[np.int64]:
-        array = np.asarray(actions)
-        if array.shape != (self.num_envs,) or not np.issubdtype(array.dtype, np.integer):
-            raise IllegalMoveError(
-                f"actions must be {self.num_envs} integers (one per game), got "
-                + (f"dtype {array.dtype}" if array.shape == (self.num_envs,)
-                   else f"shape {array.shape}"))
-        array = array.astype(np.int64, copy=False)
-        inside = (array >= 0) & (array < self.num_actions)
-        legal = inside.copy()
-        legal[inside] = self._learner_masks[self._rows[inside], array[inside]] != 0
-        legal |= self._pending
-        if legal.all():
-            return array
-        bad = np.flatnonzero(~legal)
-        names = self.engine.layout.action_table.names
-        parts = []
-        for row in bad[:3].tolist():
-            action = int(array[row])
-            what = names[action] if 0 <= action < self.num_actions else "out of bounds"
-            allowed = [names[a] for a in np.flatnonzero(self._learner_masks[row])[:8].tolist()]
-            parts.append(f"game {row}, seat {int(self.learner[row])}: action {action} ({what}); "
-                         f"legal: {', '.join(allowed)}")
-        more = f" (and {bad.size - 3} more games)" if bad.size > 3 else ""
-        raise IllegalMoveError(f"illegal learner actions in {bad.size} games: "
-                               + "; ".join(parts) + more)
+        return checked_actions(actions, self._learner_masks, self.learner,
+                               self.engine.layout.action_table.names, free=self._pending,
+                               unit="game", whose="learner ")
 
     def _policy_index(self, policy: Policy, label: str) -> int:
         index = self._index.get(id(policy))
