@@ -76,7 +76,7 @@ bench: $(VENV)/.installed
 # distributions, such as the example, are measured on request: --env NAME).
 tables: $(VENV)/.installed
 	$(PY) -m cardgym_cli bench --env power_hungry_pets exploding_kittens karel_kakelaar \
-		--seconds 1 --rounds 3 --output benchmarks/results
+		--seconds 1 --rounds 3 --split --output benchmarks/results
 	$(PY) -m cardgym_cli bench --vector --env power_hungry_pets karel_kakelaar --seconds 1 \
 		--rounds 3 --memory 10000000 --train 40000 --output benchmarks/results
 	$(PY) -m cardgym_cli arena --games 400 --output benchmarks/results --update-cards --write-readme

@@ -25,7 +25,10 @@ all. Each cardgym game is measured at each player count in three variants:
   ``OrderEnforcingWrapper``), to show what that chain costs per step;
 
 plus ``env()`` with the rule options of :data:`OPTION_ROWS` (the Streaking Kittens
-expansion, as ``exploding_kittens+streaking``);
+expansion, as ``exploding_kittens+streaking``); and with ``--split``, ``env()`` whose
+observation encoder is replaced by a constant vector (:data:`NO_ENCODING`: what the
+rules, the mask and the PettingZoo bookkeeping cost without the encoder; a diagnostic,
+not something users get);
 
 and, when ``pettingzoo.classic.leduc_holdem_v4`` imports (the ``bench`` extra), its
 ``env()`` as the reference of the ratio column, beside PettingZoo's other classic card
@@ -80,6 +83,7 @@ from cardgym.registration import Game, short_name
 ENV = "env()"
 RAW = "raw_env()"
 WRAPPED = "raw_env()+wrappers"
+NO_ENCODING = "env() without encoding"
 LEDUC = "leduc_holdem_v4"
 #: Rule options that change what an env computes enough to be measured on their own:
 #: ``(game short name, row label, options)``, measured as ``env()`` beside the game.
@@ -107,6 +111,9 @@ class Args:
         "help": "seed of the environments and of the random choices"})
     output: str | None = field(default=None, metadata={
         "help": "directory to write throughput.md and throughput.csv to (created if missing)"})
+    split: bool = field(default=False, metadata={
+        "help": "also measure each game's env() with its observation encoder replaced by a "
+                "constant vector: what a step costs without the encoder"})
 
 
 def _help(name: str) -> str:
@@ -127,6 +134,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=non_negative_int, default=defaults.seed,
                         help=_help("seed"))
     parser.add_argument("--output", default=None, metavar="DIR", help=_help("output"))
+    parser.add_argument("--split", action="store_true", help=_help("split"))
     add_progress_argument(parser)
 
 
@@ -139,6 +147,7 @@ def args_from_namespace(namespace: argparse.Namespace) -> Args:
         players=tuple(namespace.players),
         seed=namespace.seed,
         output=namespace.output,
+        split=namespace.split,
     )
 
 
@@ -227,6 +236,22 @@ def game_factories(game: Game, num_players: int) -> dict[str, Callable[[], AECEn
     return factories
 
 
+def without_encoding(make: Callable[[], AECEnv]) -> AECEnv:
+    """``make()`` with the observation encoder replaced by a vector of zeros of the
+    observation's size and type, made afresh on every call as the encoder's vector is
+    (the ``NO_ENCODING`` variant): the same games, the same masks, rewards and
+    bookkeeping, without the cost of encoding."""
+    env = make()
+    raw: Any = env.unwrapped
+    size = raw.observation_spec.size
+
+    def constant(seat: int) -> NDArray[np.float32]:
+        return np.zeros(size, dtype=np.float32)
+
+    raw._game_encode = constant
+    return env
+
+
 def load_leduc() -> Callable[[], AECEnv] | None:
     """``pettingzoo.classic.leduc_holdem_v4.env``, or ``None`` when it does not import."""
     try:
@@ -288,6 +313,9 @@ def build_subjects(
             if name == short_name(game.env_id):
                 make = partial(factories[ENV].func, num_players=count, **options)  # type: ignore[attr-defined]
                 subjects.append(Subject(label, count, ENV, make, seed))
+        if args.split:
+            subjects.append(Subject(short_name(game.env_id), count, NO_ENCODING,
+                                    partial(without_encoding, factories[ENV]), seed))
     for name, make in (comparisons or {}).items():
         subjects.append(Subject(name, 2, ENV, make, args.seed))
     if leduc is not None:
@@ -510,6 +538,11 @@ def format_markdown(report: Report) -> str:
                  "TerminateIllegalWrapper(illegal_reward=-1), AssertOutOfBoundsWrapper and "
                  "OrderEnforcingWrapper. steps/s is the median over rounds, best steps/s the "
                  "fastest round, spread = (max - min) / median.")
+    if any(m.subject.variant == NO_ENCODING for m in report.measurements):
+        lines.append(f"{NO_ENCODING} (a diagnostic, --split) is env() with its observation "
+                     "encoder replaced by a constant vector of zeros: the same games, masks "
+                     "and rewards, so the gap to env() is what encoding costs and its own "
+                     "rate is a ceiling for any encoder.")
     others = [m.subject.env_name for m in report.measurements
               if m.subject.env_name in COMPARISONS]
     if others:

@@ -297,3 +297,35 @@ def test_the_streaking_expansion_is_measured_beside_exploding_kittens() -> None:
     assert env.config.streaking and env.num_players == 3
     assert len(env.action_table) > len(subjects[0].make().action_table)
     assert len({s.seed for s in subjects}) == 1  # the same deals' seeds as the base game
+
+
+def test_split_adds_env_without_encoding_playing_the_same_games() -> None:
+    game, count = find_game("power_hungry_pets"), 2
+    name = short_name(game.env_id)
+    plain = throughput.build_subjects(Args(games=(name,), players=(count,)), None)
+    split = throughput.build_subjects(Args(games=(name,), players=(count,), split=True), None)
+    assert [s.variant for s in split] == [s.variant for s in plain] + [throughput.NO_ENCODING]
+    constant, real = split[-1].make(), split[0].make()
+    size = real.unwrapped.observation_spec.size
+    rewards: dict[str, list[float]] = {"constant": [], "real": []}
+    for label, env in (("constant", constant), ("real", real)):
+        env.reset(seed=3)
+        choose = RandomLegalChooser(np.random.default_rng(5))
+        for _agent in env.agent_iter():
+            obs, reward, terminated, truncated, _ = env.last()
+            if label == "constant":
+                assert obs["observation"].shape == (size,)
+                assert obs["observation"].dtype == np.float32 and not obs["observation"].any()
+            rewards[label].append(reward)
+            env.step(None if terminated or truncated else choose(obs["action_mask"]))
+    assert rewards["constant"] == rewards["real"]  # same game, same masks and rewards
+
+
+def test_markdown_explains_the_split_row() -> None:
+    report = synthetic_report(with_leduc=True)
+    report.measurements.insert(1, Measurement(
+        Subject("game", 2, throughput.NO_ENCODING, lambda: None, seed=0),  # type: ignore[arg-type, return-value]
+        [Run(80_000, 2000, 1.0)]))
+    text = throughput.format_markdown(report)
+    assert "| game | 2 | env() without encoding | 80,000 | 12.5 | 5.33x |" in text
+    assert "constant vector of zeros" in text
