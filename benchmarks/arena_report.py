@@ -53,7 +53,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 README = Path(__file__).resolve().parents[1] / "README.md"
 #: Markers in README.md between which :func:`write_readme` writes the tables.
 MARKERS = {name: (f"<!-- {name} table: begin (make tables) -->", f"<!-- {name} table: end -->")
-           for name in ("arena", "throughput")}
+           for name in ("arena", "throughput", "ladder")}
 
 
 # -------------------------------------------------------------------- tables

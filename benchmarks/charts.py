@@ -14,8 +14,9 @@ from typing import Any
 from benchmarks.throughput import COMPARISONS, ENV, LEDUC, OPTION_ROWS
 from cardgym.registration import games, library_games, short_name
 
-__all__ = ["CARDGYM", "GROUP_COLOURS", "OTHER_GAMES", "PETTINGZOO", "ThroughputBar",
-           "draw_throughput", "env_group", "throughput_bars"]
+__all__ = ["CARDGYM", "GROUP_COLOURS", "OTHER_GAMES", "PETTINGZOO", "LadderMatrix",
+           "ThroughputBar", "draw_ladder", "draw_throughput", "env_group", "ladder_matrices",
+           "throughput_bars"]
 
 CARDGYM = "cardgym"
 OTHER_GAMES = "other registered games"
@@ -78,3 +79,51 @@ def draw_throughput(ax: Any, rows: Sequence[Mapping[str, Any]]) -> list[Throughp
     ax.set_title(" and ".join([", ".join(shown[:-1]), *shown[-1:]] if len(shown) > 2 else shown)
                  + " card environments", fontsize=9)
     return bars
+
+
+@dataclass(frozen=True)
+class LadderMatrix:
+    """The head-to-head matrix of one ladder setting: ``rates[i][j]`` is rung ``i``'s
+    win rate in one seat against rung ``j`` (``nan`` on the diagonal)."""
+
+    game: str
+    players: int
+    names: list[str]
+    rates: list[list[float]]
+
+    @property
+    def even(self) -> float:
+        return 1 / self.players
+
+
+def ladder_matrices(rows: Sequence[Mapping[str, Any]]) -> list[LadderMatrix]:
+    """One matrix per setting of ``ladder.csv``'s rows (:func:`benchmarks.ladder.ladder_rows`),
+    rungs in ladder order, settings in the order of the rows."""
+    out = []
+    for game, players in dict.fromkeys((str(r["game"]), int(r["players"])) for r in rows):
+        chosen = [r for r in rows if (str(r["game"]), int(r["players"])) == (game, players)]
+        names = {int(r["rung"]): str(r["agent"]) for r in chosen}
+        count = max(names)
+        rates = [[float("nan")] * count for _ in range(count)]
+        for r in chosen:
+            rates[int(r["rung"]) - 1][int(r["opponent_rung"]) - 1] = float(r["win_rate"])
+        out.append(LadderMatrix(game, players, [names[k] for k in range(1, count + 1)], rates))
+    return out
+
+
+def draw_ladder(axes: Sequence[Any], rows: Sequence[Mapping[str, Any]]) -> list[LadderMatrix]:
+    """Draw each setting's matrix on its matplotlib ``Axes`` (as many as settings): the
+    row rung's win rate against the column rung, blue above the even share and red
+    below; returns the matrices."""
+    matrices = ladder_matrices(rows)
+    for ax, matrix in zip(axes, matrices, strict=True):
+        ax.imshow(matrix.rates, cmap="RdBu", vmin=matrix.even - 0.5, vmax=matrix.even + 0.5)
+        ticks = range(len(matrix.names))
+        ax.set_xticks(ticks, matrix.names, rotation=40, ha="right", fontsize=7)
+        ax.set_yticks(ticks, matrix.names, fontsize=7)
+        for i, row in enumerate(matrix.rates):
+            for j, rate in enumerate(row):
+                if i != j:
+                    ax.text(j, i, f"{rate:.2f}", ha="center", va="center", fontsize=6)
+        ax.set_title(f"{matrix.game.replace('_', ' ')}, {matrix.players} players", fontsize=8)
+    return matrices

@@ -130,6 +130,23 @@ def _throughput_figure(rows: Sequence[Mapping[str, str]]) -> Any:
     return fig
 
 
+def _ladder_figure(rows: Sequence[Mapping[str, str]]) -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from benchmarks.charts import draw_ladder, ladder_matrices
+
+    count = len(ladder_matrices(rows))
+    fig, axes = plt.subplots(1, count, figsize=(3.6 * count, 3.8), squeeze=False)
+    draw_ladder(list(axes[0]), rows)
+    fig.suptitle("Ladder: win rate of the row rung against the column rung "
+                 "(blue above the even share)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
 def _read(path: Path) -> list[dict[str, str]]:
     with path.open(newline="") as handle:
         return list(csv.DictReader(handle))
@@ -137,7 +154,8 @@ def _read(path: Path) -> list[dict[str, str]]:
 
 def write_images(output: Path = IMAGES, results: Path = RESULTS,
                  tables: Sequence[TableShot] = TABLES) -> list[Path]:
-    """Write the table pictures and the two charts into ``output``; returns the files."""
+    """Write the table pictures and the charts (the arena's, the throughput's, and the
+    ladder's when ``results`` holds ``ladder.csv``) into ``output``; returns the files."""
     from PIL import Image
 
     output.mkdir(parents=True, exist_ok=True)
@@ -146,8 +164,11 @@ def write_images(output: Path = IMAGES, results: Path = RESULTS,
         path = output / shot.file_name
         Image.fromarray(table_picture(shot)).save(path, optimize=True)
         written.append(path)
-    for name, figure in (("arena.png", draw_arena(_read(results / "arena_ratings.csv"))),
-                         ("throughput.png", _throughput_figure(_read(results / "throughput.csv")))):
+    charts = [("arena.png", draw_arena(_read(results / "arena_ratings.csv"))),
+              ("throughput.png", _throughput_figure(_read(results / "throughput.csv")))]
+    if (results / "ladder.csv").is_file():
+        charts.append(("ladder.png", _ladder_figure(_read(results / "ladder.csv"))))
+    for name, figure in charts:
         figure.savefig(output / name, dpi=110)
         written.append(output / name)
         import matplotlib.pyplot as plt

@@ -106,6 +106,17 @@ COMMANDS: tuple[Command, ...] = (
         "cardgym_cli.exploit",
     ),
     Command(
+        "expert",
+        "expert iteration: a network trained from the search it guides",
+        "Expert iteration from a MaskablePPO network: the network-guided ISMCTS plays games "
+        "against a league, the network learns the search's choices (its root visit shares) "
+        "and the results, and guides the next iteration's search. Each iteration measures "
+        "the new network against the heuristic; the run folder (samples, a network per "
+        "iteration, curve.csv, run.json) resumes where a stopped run ended. Needs the train "
+        "extra.",
+        "cardgym_cli.expert",
+    ),
+    Command(
         "convert-model",
         "write the safe policy file (model.safetensors) of an SB3 model.zip",
         "Write the cardgym policy file of an SB3 MaskablePPO zip beside it (x.zip -> "

@@ -126,9 +126,12 @@ def _play_match(env: Any, game: Game, batch: Batch, g: int, agents: tuple[int, .
     rngs = [seat_rng(batch.seed, g, seat) for seat in range(num_players)]
     moves = [0] * num_players
     game_wins = [0] * num_players
+    first = None
     for k in range(match_length):
         seed = match_game_seed(batch.seed, g, k)
         env.reset(seed=seed)
+        if first is None:
+            first = env.possible_agents.index(env.agent_selection)
         tally = RoundTally(game, env)
         folder = batch.record_dir
         recorder = None if folder is None else Recorder(
@@ -147,7 +150,7 @@ def _play_match(env: Any, game: Game, batch: Batch, g: int, agents: tuple[int, .
         match_winners = tuple(s for s in range(num_players) if game_wins[s] == best and best)
         rounds, round_wins = match_length, tuple(game_wins)
     return GameOutcome(index=g, agents=agents, winners=match_winners, steps=sum(moves),
-                      moves=tuple(moves), rounds=rounds, round_wins=round_wins)
+                      moves=tuple(moves), rounds=rounds, round_wins=round_wins, first=first)
 
 
 def record_path(record_dir: str, g: int, k: int, match_length: int) -> Path:

@@ -34,6 +34,9 @@ class GameOutcome:
         rounds: rounds played (games whose episode is a match of rounds), or games
             played in a best-of-N match; else 0.
         round_wins: rounds (or games of the match) won per seat.
+        first: the seat to act first (the env's first agent after its reset; in a
+            best-of-N match, in its first game); ``None`` where the game was played
+            on a batched engine, which does not keep it.
     """
 
     index: int
@@ -43,6 +46,7 @@ class GameOutcome:
     moves: tuple[int, ...]
     rounds: int = 0
     round_wins: tuple[int, ...] = ()
+    first: int | None = None
 
 
 @dataclass

@@ -74,6 +74,9 @@ class IsmctsPolicy:
         #: Roots of the latest search's trees: one per seat (``tree=multi`` in a game
         #: with hidden moves), else the searching seat's alone.
         self.last_trees: list[Node] = []
+        #: The searching seat's root of the latest search (``None`` when the move was
+        #: forced): :meth:`root_visits` reads it.
+        self.last_root: Node | None = None
 
     def _batched_engine(self) -> Any:
         """The game's batched engine with a row per playout (``rollout=batched``)."""
@@ -151,6 +154,7 @@ class IsmctsPolicy:
             raise ValueError("no legal action in this state")
         if len(legal) == 1:
             self.last_iterations = 0
+            self.last_root = None
             return legal[0]
         root = self.search(state, seat, rng)
         base = self._root_base
@@ -171,10 +175,27 @@ class IsmctsPolicy:
         search = Search(self.engine, self.settings, self._playouts, self._prior, batched,
                         self._network, self._reader)
         root = search.run(state, seat, rng)
+        self.last_root = root
         self._root_base = search.root_base
         self.last_iterations = search.iterations
         self.last_trees = search.roots
         return root
+
+    def root_visits(self) -> NDArray[np.float64] | None:
+        """Visits of each action at the root of the latest search, indexed by action
+        (zero for actions the search never tried); ``None`` when the latest move was
+        forced (a single legal action: no search ran). Expert iteration
+        (:mod:`agents.expert`) trains a network towards their shares."""
+        root = self.last_root
+        if root is None:
+            return None
+        visits = np.zeros(self.engine.num_actions, dtype=np.float64)
+        base = self._root_base
+        for key, child in root.children.items():
+            action = key - base
+            if 0 <= action < len(visits):
+                visits[action] += child.visits
+        return visits
 
     def __repr__(self) -> str:
         return f"IsmctsPolicy({self.engine.game.module}, {self.num_players}, {self.name!r})"

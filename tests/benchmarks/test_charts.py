@@ -108,3 +108,42 @@ def test_a_chart_with_the_example_game_says_so_in_its_title() -> None:
     assert colours == [to_rgba("tab:blue"), to_rgba("tab:green"), to_rgba("tab:orange")]
     assert title == ("cardgym (blue), other registered games (green) and PettingZoo classic "
                      "(orange) card environments")
+
+
+# ------------------------------------------------------------------- ladder
+
+
+def _ladder_row(game: str, players: int, rung: int, opponent: int, rate: float) -> dict[str, str]:
+    names = {1: "random", 2: "heuristic", 3: "network"}
+    return {"game": game, "players": str(players), "rung": str(rung), "agent": names[rung],
+            "opponent_rung": str(opponent), "opponent": names[opponent], "win_rate": str(rate)}
+
+
+def test_the_ladder_chart_draws_each_settings_matrix_from_its_rows() -> None:
+    import math
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from benchmarks.charts import draw_ladder
+
+    rows = [_ladder_row("karel_kakelaar", 2, i, j, round(0.1 * i + 0.01 * j, 2))
+            for i in (1, 2, 3) for j in (1, 2, 3) if i != j]
+    rows += [_ladder_row("karel_kakelaar", 5, 2, 1, 0.4), _ladder_row("karel_kakelaar", 5, 1, 2, 0.1)]
+    fig, axes = plt.subplots(1, 2)
+    try:
+        matrices = draw_ladder(list(axes), rows)
+        assert [(m.game, m.players) for m in matrices] == [("karel_kakelaar", 2),
+                                                           ("karel_kakelaar", 5)]
+        two = matrices[0]
+        assert two.names == ["random", "heuristic", "network"]
+        assert two.rates[2][0] == 0.31 and two.rates[0][2] == 0.13
+        assert all(math.isnan(two.rates[k][k]) for k in range(3))
+        assert matrices[1].names == ["random", "heuristic"] and matrices[1].even == 0.2
+        # Each off-diagonal cell is written on the picture as the rate in the rows.
+        texts = sorted(text.get_text() for text in axes[0].texts)
+        assert texts == sorted(f"{float(row['win_rate']):.2f}" for row in rows[:6])
+    finally:
+        plt.close(fig)
