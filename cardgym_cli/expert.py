@@ -53,6 +53,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch-size", type=positive_int, default=defaults.batch_size)
     parser.add_argument("--learning-rate", type=positive_float, default=defaults.learning_rate)
     parser.add_argument("--value-weight", type=float, default=defaults.value_weight)
+    parser.add_argument("--temperature", type=float, default=defaults.temperature,
+                        help="the policy learns the visit shares raised to 1/T; 0: the "
+                             "search's move alone, 1: the shares themselves")
     parser.add_argument("--eval-games", type=game_count, default=defaults.eval_games,
                         metavar="E", help="games of each new network against the heuristic")
     parser.add_argument("--seed", type=non_negative_int, default=defaults.seed)
@@ -75,7 +78,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             start_model=args.start, search=args.search, opponents=tuple(args.opponents),
             iterations=args.iterations, games=args.games, window=args.window,
             epochs=args.epochs, batch_size=args.batch_size, learning_rate=args.learning_rate,
-            value_weight=args.value_weight, eval_games=args.eval_games, seed=args.seed)
+            value_weight=args.value_weight, temperature=args.temperature,
+            eval_games=args.eval_games, seed=args.seed)
     except (RunError, ValueError) as error:
         raise UsageError(str(error)) from None
     folder = args.output / f"expert-{game.name}-{args.players}p-seed{args.seed}"

@@ -1,6 +1,7 @@
 """A policy network trained towards the search: its action distribution towards the
-search's visit shares (cross-entropy over the legal actions) and its value head
-towards the seat's return (squared error), by Adam over shuffled minibatches.
+search's choice (cross-entropy over the legal actions, to the visit shares sharpened by
+a temperature: at 0 the most-visited action alone, the move the search played) and its
+value head towards the seat's return (squared error), by Adam over shuffled minibatches.
 
 The network is sb3-contrib's ``MaskableActorCriticPolicy`` (what ``cardgym train``
 writes and :class:`agents.sb3.ModelPolicy` loads); it is trained in place.
@@ -15,7 +16,7 @@ import numpy as np
 
 from agents.expert.samples import Samples
 
-__all__ = ["Epoch", "FitSettings", "fit", "losses"]
+__all__ = ["Epoch", "FitSettings", "fit", "losses", "targets"]
 
 
 @dataclass(frozen=True)
@@ -27,18 +28,22 @@ class FitSettings:
         batch_size: samples per gradient step.
         learning_rate: Adam's step size.
         value_weight: the weight of the value loss beside the policy loss.
+        temperature: the policy's targets are the visit shares raised to the power
+            ``1 / temperature`` and normalised; 0: the most-visited action alone (the
+            search's move, ties to the lower index), 1: the shares themselves.
     """
 
     epochs: int = 4
     batch_size: int = 256
-    learning_rate: float = 3e-4
+    learning_rate: float = 1e-4
     value_weight: float = 0.5
+    temperature: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("epochs", "batch_size"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be 1 or more, got {getattr(self, name)}")
-        for name in ("learning_rate", "value_weight"):
+        for name in ("learning_rate", "value_weight", "temperature"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")
 
@@ -52,12 +57,23 @@ class Epoch:
     value_loss: float
 
 
-def _batch_losses(network: Any, samples: Samples, rows: np.ndarray) -> tuple[Any, Any]:
+def targets(visits: np.ndarray, temperature: float) -> np.ndarray:
+    """The policy's targets from visit shares (rows of ``visits``) at ``temperature``."""
+    if temperature == 0:
+        out = np.zeros_like(visits)
+        out[np.arange(len(visits)), visits.argmax(axis=1)] = 1
+        return out
+    sharpened = visits.astype(np.float64) ** (1 / temperature)
+    return (sharpened / sharpened.sum(axis=1, keepdims=True)).astype(visits.dtype)
+
+
+def _batch_losses(network: Any, samples: Samples, rows: np.ndarray,
+                  temperature: float) -> tuple[Any, Any]:
     import torch
 
     obs = torch.as_tensor(samples.observations[rows])
     masks = samples.masks[rows].astype(bool)
-    target = torch.as_tensor(samples.visits[rows])
+    target = torch.as_tensor(targets(samples.visits[rows], temperature))
     distribution = network.get_distribution(obs, action_masks=masks)
     logits = distribution.distribution.logits
     log_probs = torch.log_softmax(logits, dim=-1)
@@ -69,15 +85,17 @@ def _batch_losses(network: Any, samples: Samples, rows: np.ndarray) -> tuple[Any
     return policy_loss, value_loss
 
 
-def losses(network: Any, samples: Samples) -> Epoch:
-    """The network's mean losses on ``samples``, without training."""
+def losses(network: Any, samples: Samples, temperature: float = 0.0) -> Epoch:
+    """The network's mean losses on ``samples`` (targets at ``temperature``), without
+    training."""
     import torch
 
     if not len(samples):
         raise ValueError("no samples to measure the losses on")
     network.set_training_mode(False)
     with torch.no_grad():
-        policy_loss, value_loss = _batch_losses(network, samples, np.arange(len(samples)))
+        policy_loss, value_loss = _batch_losses(network, samples, np.arange(len(samples)),
+                                                temperature)
     return Epoch(float(policy_loss), float(value_loss))
 
 
@@ -102,7 +120,8 @@ def fit(network: Any, samples: Samples, settings: FitSettings,
             totals = [0.0, 0.0]
             for start in range(0, len(order), settings.batch_size):
                 rows = order[start:start + settings.batch_size]
-                policy_loss, value_loss = _batch_losses(network, samples, rows)
+                policy_loss, value_loss = _batch_losses(network, samples, rows,
+                                                        settings.temperature)
                 loss = policy_loss + settings.value_weight * value_loss
                 optimizer.zero_grad()
                 loss.backward()

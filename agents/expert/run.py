@@ -64,8 +64,9 @@ class ExpertSettings:
     window: int = 2
     epochs: int = 4
     batch_size: int = 256
-    learning_rate: float = 3e-4
+    learning_rate: float = 1e-4
     value_weight: float = 0.5
+    temperature: float = 0.0
     eval_games: int = 400
     seed: int = 0
 
@@ -85,7 +86,7 @@ class ExpertSettings:
     def fit_settings(self) -> FitSettings:
         try:
             return FitSettings(self.epochs, self.batch_size, self.learning_rate,
-                               self.value_weight)
+                               self.value_weight, self.temperature)
         except ValueError as error:
             raise RunError(str(error)) from None
 
@@ -258,10 +259,10 @@ def run_expert(settings: ExpertSettings, folder: str | Path, workers: int = 2,
             say(f"iteration {iteration}: learning from {len(samples)} decisions")
             policy = ModelPolicy.load(guide, game=bound)
             network = policy.network
-            before = losses(network, samples)
+            before = losses(network, samples, settings.temperature)
             epochs = fit(network, samples, settings.fit_settings(),
                          np.random.default_rng([settings.seed, iteration]))
-            after = losses(network, samples)
+            after = losses(network, samples, settings.temperature)
             card = dict(read_card(guide) or {})
             card.update(_card(settings, iteration, len(samples), epochs))
             save_policy_file(network, model_path, card)

@@ -133,6 +133,19 @@ def test_samples_round_trip_and_bad_files_are_refused(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- learning
 
 
+def test_targets_sharpen_the_shares_down_to_the_search_move() -> None:
+    from agents.expert.fit import targets
+
+    visits = np.array([[0.2, 0.5, 0.3, 0.0], [0.4, 0.4, 0.2, 0.0]], np.float32)
+    assert np.array_equal(targets(visits, 0), [[0, 1, 0, 0], [1, 0, 0, 0]])  # ties: lower
+    assert np.allclose(targets(visits, 1), visits)
+    half = targets(visits, 0.5)
+    assert np.allclose(half[0], np.array([0.04, 0.25, 0.09, 0]) / 0.38, atol=1e-6)
+    assert np.allclose(half.sum(axis=1), 1) and not half[:, 3].any()
+    with pytest.raises(ValueError, match="temperature must be 0 or more"):
+        FitSettings(temperature=-0.5)
+
+
 def test_learning_moves_the_network_towards_the_search() -> None:
     bound = KAKELAAR.bind(2)
     result = play_batch(Batch(bound.game.env_id, 2, {}, f"ismcts:{QUICK_SEARCH}",
