@@ -73,6 +73,7 @@ from cardgym.arguments import (
     HelpFormatter,
     UsageError,
     add_progress_argument,
+    field_help,
     game_count,
     game_name,
     non_negative_int,
@@ -326,7 +327,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     defaults = ArenaArgs()
 
     def help_of(name: str) -> str:
-        return str(ArenaArgs.__dataclass_fields__[name].metadata["help"])
+        return field_help(ArenaArgs, name)
 
     parser.add_argument("--env", dest="envs", nargs="+", type=game_name, default=[],
                         metavar="GAME", help=help_of("envs"))

@@ -56,12 +56,13 @@ from typing import Any
 from agents.evaluate import AgentResult, EvalRequest, EvalResult, evaluate_many
 from agents.outcomes import wilson_interval
 from benchmarks.arena import pairing_seed, run_arena
-from benchmarks.arena_report import RANKING_NOTE, separation
+from benchmarks.arena_report import RANKING_NOTE, pairing_rows, separation
 from benchmarks.arena_results import SettingResult, not_separated
 from cardgym.arguments import (
     HelpFormatter,
     UsageError,
     add_progress_argument,
+    field_help,
     game_count,
     game_name,
     non_negative_int,
@@ -350,23 +351,18 @@ def format_markdown(ladders: Sequence[LadderSetting], workers: int,
 
 
 def ladder_rows(ladders: Sequence[LadderSetting]) -> list[dict[str, Any]]:
-    """One row per setting, rung and opponent rung: the rung's head-to-head result."""
+    """One row per setting, rung and opponent rung: the arena's row of the pairing
+    (:func:`benchmarks.arena_report.pairing_rows`) with the rungs' numbers and names."""
     rows = []
     for ladder in ladders:
-        for i, rung in enumerate(ladder.rungs):
-            for j, other in enumerate(ladder.rungs):
-                result = ladder.head_to_head(i, j) if i != j else None
-                if result is None:
-                    continue
-                low, high = result.interval
-                rows.append({
-                    "game": short_name(ladder.game.env_id), "players": ladder.num_players,
-                    "rung": i + 1, "agent": rung.name, "spec": rung.spec,
-                    "opponent": other.name, "opponent_rung": j + 1,
-                    "seat_games": result.seat_games, "wins": result.wins,
-                    "win_rate": f"{result.win_rate:.4f}", "ci_low": f"{low:.4f}",
-                    "ci_high": f"{high:.4f}", "even_share": f"{ladder.even:.4f}",
-                })
+        index = {rung.spec: k for k, rung in enumerate(ladder.rungs)}
+        for row in pairing_rows([ladder.setting]):
+            mine, theirs = index[row["agent"]], index[row["opponent"]]
+            rows.append({"game": row["game"], "players": row["players"], "rung": mine + 1,
+                         "agent": ladder.rungs[mine].name, "spec": row["agent"],
+                         "opponent": ladder.rungs[theirs].name, "opponent_rung": theirs + 1,
+                         **{key: row[key] for key in ("seat_games", "wins", "win_rate",
+                                                      "ci_low", "ci_high", "even_share")}})
     return rows
 
 
@@ -488,7 +484,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     defaults = LadderArgs()
 
     def help_of(name: str) -> str:
-        return str(LadderArgs.__dataclass_fields__[name].metadata["help"])
+        return field_help(LadderArgs, name)
 
     parser.add_argument("--env", dest="envs", nargs="+", type=game_name, default=[],
                         metavar="GAME", help=help_of("envs"))

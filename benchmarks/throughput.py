@@ -70,6 +70,7 @@ from cardgym.arguments import (
     HelpFormatter,
     UsageError,
     add_progress_argument,
+    field_help,
     game_name,
     non_negative_int,
     positive_float,
@@ -117,7 +118,7 @@ class Args:
 
 
 def _help(name: str) -> str:
-    return str(Args.__dataclass_fields__[name].metadata["help"])
+    return field_help(Args, name)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

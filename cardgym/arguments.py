@@ -24,6 +24,7 @@ __all__ = [
     "UsageError",
     "add_progress_argument",
     "discount",
+    "field_help",
     "game_name",
     "non_negative_float",
     "non_negative_int",
@@ -157,6 +158,12 @@ def setting_seed(seed: int, game: Game, num_players: int) -> int:
 
 
 # --------------------------------------------------------------------- bench
+
+
+def field_help(options: type, name: str) -> str:
+    """The ``help`` text in the metadata of field ``name`` of the dataclass ``options``
+    (a command's options, each field with its help beside its default)."""
+    return str(options.__dataclass_fields__[name].metadata["help"])  # type: ignore[attr-defined]
 
 
 def add_progress_argument(parser: argparse.ArgumentParser) -> None:
