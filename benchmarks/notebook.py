@@ -28,19 +28,24 @@ RESULTS_VARIABLE = "CARDGYM_RESULTS"
 @dataclass(frozen=True)
 class NotebookSize:
     """How much the notebook plays: games per pairing of the arena, seconds and rounds
-    per throughput measurement, worker processes."""
+    per throughput measurement, worker processes; and for the ladder, games per
+    pairing, the search rungs' seconds per move and the first-seat self-play games."""
 
     name: str
     games: int
     seconds: float
     rounds: int
     workers: int
+    ladder_games: int
+    ladder_times: tuple[float, ...]
+    first_seat_games: int
 
 
 #: ``full`` plays the published sizes (about as long as ``make tables``); ``small``
 #: (what the tests set) a few games and a moment per measurement.
-SIZES = {size.name: size for size in (NotebookSize("small", 3, 0.02, 1, 1),
-                                      NotebookSize("full", 400, 1.0, 3, 2))}
+SIZES = {size.name: size for size in (
+    NotebookSize("small", 3, 0.02, 1, 1, 2, (0.002, 0.004), 4),
+    NotebookSize("full", 400, 1.0, 3, 2, 200, (0.064, 0.128), 1000))}
 
 
 def notebook_size(environ: Mapping[str, str] = os.environ) -> NotebookSize:

@@ -132,7 +132,8 @@ def test_the_benchmarks_notebook_writes_into_the_users_folder_only(
         executed: Executed) -> None:
     results = executed.work / "my-results"
     assert sorted(path.name for path in results.iterdir()) == [
-        "arena.csv", "arena.md", "arena_ratings.csv", "throughput.csv", "throughput.md"]
+        "arena.csv", "arena.md", "arena_ratings.csv", "ladder.csv", "ladder.md",
+        "ladder_first_seat.csv", "throughput.csv", "throughput.md"]
     first = "".join(output.get("text", "") for output in executed.code[0].outputs)
     assert first.rstrip().endswith(f"results to {results}")
     assert executed.package_after == executed.package_before, \

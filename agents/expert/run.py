@@ -12,6 +12,8 @@ Iteration ``k`` (from 1):
 3. **measure**: the new network alone plays ``eval_games`` games against the
    heuristic on a seed the play never uses; the row goes into ``curve.csv``.
 
+Before iteration 1 the start network is measured the same way: row 0 of the curve.
+
 Each step's file is written whole or not at all, and ``run.json`` (the settings and
 the steps done) after it; a run started again with the same settings goes on from
 the first step not done, and refuses other settings, naming them. ``model.safetensors``
@@ -235,6 +237,16 @@ def run_expert(settings: ExpertSettings, folder: str | Path, workers: int = 2,
     sizes = (bound.layout.observation_spec.size, bound.layout.num_actions)
     done: dict[str, list[str]] = record.setdefault("done", {})
     curve: list[dict[str, Any]] = record.setdefault("curve", [])
+    if "measure" not in done.setdefault("0", []):
+        say(f"the start network plays {settings.eval_games} games against the heuristic")
+        began = time.perf_counter()
+        measured = _measure(settings, start, workers)
+        row0: dict[str, Any] = {"iteration": 0}
+        row0.update(eval_games=measured["games"], eval_win_rate=measured["win_rate"],
+                    eval_ci_low=measured["ci_low"], eval_ci_high=measured["ci_high"],
+                    seconds=time.perf_counter() - began)
+        done["0"].append("measure")
+        _save_record(root, record, curve, row0)
     for iteration in range(1, settings.iterations + 1):
         step = done.setdefault(str(iteration), [])
         here = root / f"iteration-{iteration:03d}"
@@ -282,7 +294,7 @@ def run_expert(settings: ExpertSettings, folder: str | Path, workers: int = 2,
             _publish_latest(root, model_path)
             say(f"iteration {iteration}: {measured['win_rate']:.3f} "
                 f"({measured['ci_low']:.3f}-{measured['ci_high']:.3f}) against the heuristic")
-    return curve
+    return sorted(curve, key=lambda row: int(row["iteration"]))
 
 
 def _start_path(settings: ExpertSettings, bound: Any) -> Path:
@@ -314,6 +326,7 @@ def _save_record(root: Path, record: dict[str, Any], curve: list[dict[str, Any]]
                  row: dict[str, Any]) -> None:
     if row not in curve:
         curve.append(row)
+        curve.sort(key=lambda entry: int(entry["iteration"]))
     _write_json(root / "run.json", record)
     atomic_write(root / "curve.csv", _curve_csv(curve))
 

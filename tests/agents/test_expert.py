@@ -186,7 +186,7 @@ def test_bad_settings_say_what_is_wrong(changes: dict[str, object], message: str
 def test_a_run_writes_each_iteration_and_resumes_where_it_stopped(tmp_path: Path) -> None:
     folder = tmp_path / "run"
     curve = run_expert(quick_settings(iterations=1), folder, workers=1)
-    assert [row["iteration"] for row in curve] == [1]
+    assert [row["iteration"] for row in curve] == [0, 1]  # 0: the start network measured
     first = (folder / "iteration-001" / "model.safetensors").read_bytes()
     assert (folder / "model.safetensors").read_bytes() == first
     card = json.loads((folder / "model.json").read_text())
@@ -198,17 +198,19 @@ def test_a_run_writes_each_iteration_and_resumes_where_it_stopped(tmp_path: Path
     # A second iteration: the first is not played again.
     samples_before = (folder / "iteration-001" / "samples.npz").stat().st_mtime_ns
     curve = run_expert(quick_settings(iterations=2), folder, workers=1)
-    assert [row["iteration"] for row in curve] == [1, 2]
+    assert [row["iteration"] for row in curve] == [0, 1, 2]
     assert (folder / "iteration-001" / "samples.npz").stat().st_mtime_ns == samples_before
     assert (folder / "iteration-001" / "model.safetensors").read_bytes() == first
     with (folder / "curve.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
-    assert [int(row["iteration"]) for row in rows] == [1, 2]
+    assert [int(row["iteration"]) for row in rows] == [0, 1, 2]
     for row in rows:
         assert int(row["eval_games"]) == 4 and 0 <= float(row["eval_win_rate"]) <= 1
+    for row in rows[1:]:
         assert float(row["policy_loss_after"]) < float(row["policy_loss_before"])
+    assert rows[0]["samples"] == ""  # the start network learnt nothing here
     record = json.loads((folder / "run.json").read_text())
-    assert record["done"] == {"1": ["play", "learn", "measure"],
+    assert record["done"] == {"0": ["measure"], "1": ["play", "learn", "measure"],
                               "2": ["play", "learn", "measure"]}
 
 
