@@ -139,10 +139,10 @@ def _ladder_figure(rows: Sequence[Mapping[str, str]]) -> Any:
     from benchmarks.charts import draw_ladder, ladder_matrices
 
     count = len(ladder_matrices(rows))
-    fig, axes = plt.subplots(1, count, figsize=(3.6 * count, 3.8), squeeze=False)
+    fig, axes = plt.subplots(1, count, figsize=(max(3.6 * count, 5.0), 4.2), squeeze=False)
     draw_ladder(list(axes[0]), rows)
-    fig.suptitle("Ladder: win rate of the row rung against the column rung "
-                 "(blue above the even share)", fontsize=9)
+    fig.suptitle("Ladder: win rate of the row rung against the column rung\n"
+                 "(blue above the even share, red below)", fontsize=9)
     fig.tight_layout()
     return fig
 
