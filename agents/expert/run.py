@@ -222,16 +222,26 @@ def run_expert(settings: ExpertSettings, folder: str | Path, workers: int = 2,
 
     Raises:
         RunError: the folder holds another run, or is not empty without being a run.
+        RunInUseError: another process is running in the folder.
         ModelError: the start model does not fit the game.
     """
+
+    from agents.runs import hold_run_folder
+
+    root = Path(folder)
+    record = _open_run(root, settings)
+    with hold_run_folder(root):  # a second run in this folder is refused while this one runs
+        return _iterate(settings, root, record, workers, report)
+
+
+def _iterate(settings: ExpertSettings, root: Path, record: dict[str, Any], workers: int,
+             report: Callable[[str], None] | None) -> list[dict[str, Any]]:
     from agents.model_card import read_card
     from agents.options import as_bound
     from agents.policy_file import save_policy_file
     from agents.sb3 import ModelPolicy
 
     say = report or (lambda text: None)
-    root = Path(folder)
-    record = _open_run(root, settings)
     bound = as_bound(settings.game, settings.num_players, settings.options)
     start = _start_path(settings, bound)
     sizes = (bound.layout.observation_spec.size, bound.layout.num_actions)

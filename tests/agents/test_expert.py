@@ -257,3 +257,14 @@ def test_the_command_line_runs_and_reports_bad_settings(tmp_path: Path,
     assert status == 2
     assert "leave model= out" in capsys.readouterr().err
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_run_folder_in_use_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    from agents.runs import RunInUseError, hold_run_folder
+
+    folder = tmp_path / "run"
+    run_expert(quick_settings(iterations=1), folder, workers=1)
+    before = (folder / "run.json").read_bytes()
+    with hold_run_folder(folder), pytest.raises(RunInUseError):
+        run_expert(quick_settings(iterations=2), folder, workers=1)
+    assert (folder / "run.json").read_bytes() == before
