@@ -20,8 +20,12 @@ from pathlib import Path
 
 from cardgym.registration import Game, find_game, games, short_name
 
-__all__ = ["baseline_path", "baseline_policy_path", "baseline_settings",
-           "models_dir"]
+__all__ = ["BASELINE", "baseline_path", "baseline_policy_path", "baseline_settings",
+           "models_dir", "network_file"]
+
+#: The name that stands for the shipped baseline of the game and table size at hand.
+BASELINE = "baseline"
+
 
 def models_dir() -> Path:
     """The folder of the shipped models: ``$CARDGYM_MODELS`` or ``models/`` of the clone."""
@@ -47,3 +51,26 @@ def baseline_path(game: Game | str, num_players: int) -> Path:
 def baseline_policy_path(game: Game | str, num_players: int) -> Path:
     """``models/GAME-Np/model.safetensors``, the policy file ``baseline`` plays."""
     return baseline_path(game, num_players).with_suffix(".safetensors")
+
+
+def network_file(spec: str | Path, game: Game | str, num_players: int) -> Path:
+    """The policy file a start network's ``spec`` names: ``baseline`` (the shipped
+    network of ``game`` at ``num_players``), a ``.safetensors`` policy file, a ``.zip``
+    saved by ``cardgym train`` (its policy file beside it) or a run folder.
+
+    Raises:
+        ModelError: the spec is none of these, or its policy file does not exist.
+    """
+    from agents.policy_file import ModelError, resolve_model_path
+
+    if str(spec) == BASELINE:
+        path = baseline_policy_path(game, num_players)
+        if not path.is_file():
+            entry = game if isinstance(game, Game) else find_game(game)
+            raise ModelError(f"no baseline network for {entry.name} at {num_players} players "
+                             f"({path}); give a policy file instead")
+        return path
+    weights, _ = resolve_model_path(spec)
+    if not weights.is_file():
+        raise ModelError(f"start model {str(spec)!r}: no policy file {weights}")
+    return weights

@@ -82,7 +82,8 @@ from cardgym.registration import BoundGame, find_game, short_name
 
 __all__ = ["MAX_ENVS", "MAX_ROLLOUT_BYTES", "MAX_VECTOR", "MODEL_FILES", "PFSP_SELF",
            "RESUME_SETTINGS", "RUN_FILES", "TORCH_THREADS", "TrainArgs", "check_run_name",
-           "refuse_overwrite", "resume_point", "run_folder", "train", "win_rate"]
+           "refuse_overwrite", "resume_point", "run_folder", "start_network", "train",
+           "win_rate"]
 
 
 @dataclass
@@ -126,6 +127,11 @@ class TrainArgs:
     #: Checkpoints of the learner the ``self`` pool keeps: the latest 5, or with
     #: ``league`` the latest ``league_size``.
     league_size: int = 20
+    #: The network a new run starts from instead of random weights (``--start-from``):
+    #: ``baseline`` (the shipped network of the game and table size), or a policy file,
+    #: an SB3 zip of ``cardgym train`` or a run folder (:func:`agents.baselines.network_file`).
+    #: The optimizer starts afresh; a resumed run continues from its checkpoint instead.
+    start_from: str | None = None
     #: Continue the run in ``run_dir`` from its latest checkpoint (``--resume``).
     resume: bool = False
     #: A progress bar with the time left, on stderr when it is a terminal.
@@ -230,6 +236,28 @@ def check_budget(args: TrainArgs) -> None:
                          f"{most} steps of this game: lower n_steps, n_envs or vector")
 
 
+def start_network(args: TrainArgs) -> Any:
+    """The network ``args.start_from`` names, checked to fit the run's game, table
+    size and ``net_arch``.
+
+    Raises:
+        ModelError: no such policy file, or one for another game or table size.
+        ValueError: its hidden layers are not ``args.net_arch``; the message gives its own.
+    """
+    from agents.baselines import network_file
+    from agents.policy_file import load_network
+
+    bound = args.table()
+    weights = network_file(str(args.start_from), bound.game, args.players)
+    network = load_network(weights, bound)
+    layers = tuple(int(units) for units in network.net_arch)
+    if layers != tuple(args.net_arch):
+        have, want = (" ".join(map(str, units)) for units in (layers, args.net_arch))
+        raise ValueError(f"start_from {weights} has hidden layers {have}, the run {want}: "
+                         f"train with net_arch {have}")
+    return network
+
+
 def _make_env(bound: BoundGame, opponents: Sequence[str], seed: int, keep: int = 5,
               pool: OpponentPool | None = None) -> Any:
     def build() -> SingleAgentEnv:
@@ -317,6 +345,7 @@ def train(args: TrainArgs, built: Mapping[str, Policy] | None = None) -> Path:
             league or evaluations), and neither ``args.overwrite`` nor ``args.resume``;
             nothing is written.
         RunInUseError: another run is writing into the folder.
+        ModelError: ``start_from`` names no policy file of this game and table size.
         ValueError: a run name that would leave the output folder, sizes out of range
             (:func:`check_budget`), league settings out of range (``pfsp_power``,
             ``pfsp_floor``, ``pfsp_self``); with ``resume``, a run without a complete
@@ -328,6 +357,8 @@ def train(args: TrainArgs, built: Mapping[str, Policy] | None = None) -> Path:
     args.table()
     _check_league_settings(args)
     check_budget(args)
+    if args.start_from is not None and not args.resume:
+        start_network(args)
     run_dir = args.run_dir
     # Checked before the folder is made, and again while it is held.
     _check_earlier_run(args)
@@ -385,6 +416,8 @@ def _train(args: TrainArgs, run_dir: Path, start: tuple[int, Path] | None,
     )
     if start is not None:
         restore(model, game, args.players, args.options, *start)
+    elif args.start_from is not None:
+        model.policy.load_state_dict(start_network(args).state_dict())
     opponents = _Opponents(args, vec_env, run_dir, resumed=start is not None)
     eval_path = run_dir / "eval.csv"
     eval_rows = read_eval(eval_path) if start is not None else []

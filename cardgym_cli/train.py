@@ -21,7 +21,15 @@ from agents.options import parse_options
 from agents.policy import Policy
 from agents.rllib import commands as rllib_commands
 from agents.runs import check_run_folder
-from agents.train import PFSP_SELF, RUN_FILES, TrainArgs, check_budget, resume_point, train
+from agents.train import (
+    PFSP_SELF,
+    RUN_FILES,
+    TrainArgs,
+    check_budget,
+    resume_point,
+    start_network,
+    train,
+)
 from cardgym.arguments import (
     UsageError,
     discount,
@@ -125,6 +133,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(keeps the fixed opponents' share up) (default: %(default)s)")
     league.add_argument("--league-size", type=positive_int, default=DEFAULTS.league_size,
                         metavar="K", help="checkpoints of the learner kept as members")
+    parser.add_argument("--start-from", default=None, metavar="MODEL",
+                        help="start the network from MODEL's weights instead of random ones: "
+                             "baseline (the shipped network of the game and --players), a "
+                             ".safetensors policy file, a .zip of cardgym train or a run "
+                             "folder; its hidden layers must be --net-arch (the optimizer "
+                             "starts afresh)")
     parser.add_argument("--resume", action="store_true",
                         help="continue the run in the run folder from its latest checkpoint "
                              "(network and optimizer state, league, eval.csv) up to "
@@ -174,7 +188,7 @@ def train_args(args: argparse.Namespace) -> tuple[TrainArgs, dict[str, Policy]]:
         gamma=args.gamma, ent_coef=args.ent_coef, ent_coef_end=args.ent_coef_end,
         net_arch=tuple(args.net_arch), league=args.league, pfsp_power=args.pfsp_power,
         pfsp_floor=args.pfsp_floor, pfsp_self=args.pfsp_self, league_size=args.league_size,
-        resume=args.resume,
+        start_from=args.start_from, resume=args.resume,
         progress=not args.no_progress, tensorboard=not args.no_tensorboard,
         overwrite=args.overwrite,
     )
@@ -191,6 +205,12 @@ def train_args(args: argparse.Namespace) -> tuple[TrainArgs, dict[str, Policy]]:
         check_output_folder(settings.run_dir, "--output", overwrite=True)
     except OutputError as error:
         raise UsageError(str(error)) from None
+    if args.start_from is not None and not args.resume:
+        try:
+            start_network(settings)
+        except ValueError as error:  # a ModelError too
+            message = str(error).removeprefix("start_from ").replace("net_arch", "--net-arch")
+            raise UsageError(f"--start-from: {message}") from None
     if args.resume and args.overwrite:
         raise UsageError("--resume and --overwrite exclude each other: --resume continues the "
                          "run in the folder, --overwrite replaces it")

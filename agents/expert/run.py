@@ -308,19 +308,13 @@ def _iterate(settings: ExpertSettings, root: Path, record: dict[str, Any], worke
 
 
 def _start_path(settings: ExpertSettings, bound: Any) -> Path:
-    from agents.baselines import baseline_policy_path
-    from agents.policy_file import resolve_model_path
+    from agents.baselines import network_file
+    from agents.policy_file import ModelError
 
-    if settings.start_model == "baseline":
-        path = baseline_policy_path(bound.game, settings.num_players)
-        if not path.is_file():
-            raise RunError(f"no baseline network for {bound.game.name} at "
-                           f"{settings.num_players} players ({path}); give a start model")
-        return path
-    weights, _ = resolve_model_path(settings.start_model)
-    if not weights.is_file():
-        raise RunError(f"start model {settings.start_model}: no policy file {weights}")
-    return weights
+    try:
+        return network_file(settings.start_model, bound.game, settings.num_players)
+    except ModelError as error:
+        raise RunError(str(error)) from None
 
 
 def _card(settings: ExpertSettings, iteration: int, samples: int,

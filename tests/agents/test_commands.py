@@ -57,6 +57,13 @@ def test_demo_trains_and_prints_the_evaluation_table(
     (["train", "power_hungry_pets", "--option", "robovac=fly"], "robovac='fly'"),
     (["train", "power_hungry_pets", "--gamma", "1.5"], "--gamma: must be a number in (0, 1]"),
     (["train", "power_hungry_pets", "--timesteps", "0"], "--timesteps: must be a positive"),
+    (["train", "karel_kakelaar", "--start-from", "nowhere.safetensors"],
+     "--start-from: start model 'nowhere.safetensors': no policy file nowhere.safetensors"),
+    (["train", "karel_kakelaar", "--players", "3", "--start-from", "baseline"],
+     "--start-from: no baseline network for karel_kakelaar at 3 players"),
+    (["train", "karel_kakelaar", "--start-from", "baseline", "--net-arch", "64"],
+     "has hidden layers 256 256, the run 64: train with --net-arch 256 256"),
+    (["train", "karel_kakelaar", "--start-from", "nowhere.txt"], "give a .safetensors policy"),
     (["demo", "--games", "none"], "--games: must be a number of games from 1 to 10000000"),
 ])
 def test_bad_train_and_demo_arguments_exit_2_with_a_message(
@@ -65,6 +72,27 @@ def test_bad_train_and_demo_arguments_exit_2_with_a_message(
     assert main([*args, "--output", str(tmp_path)] if args[0] == "train" else args) == 2
     assert message in capsys.readouterr().err
     assert not any(tmp_path.iterdir()), "a refused run must not write anything"
+
+
+@pytest.mark.slow
+def test_start_from_baseline_trains_on_from_the_shipped_weights(tmp_path: Path) -> None:
+    """A run started from the shipped network begins with its weights: with a learning
+    rate too small to move them, the trained model still holds them, and the card
+    says where the run started."""
+    import torch
+
+    from agents.baselines import baseline_policy_path
+    from agents.policy_file import load_network
+
+    assert main(["train", "karel_kakelaar", "--start-from", "baseline", "--output",
+                 str(tmp_path), "--learning-rate", "1e-12", *TINY]) == 0
+    model = tmp_path / "karel_kakelaar-2p-seed0" / "model.zip"
+    trained = load_network(model.with_suffix(".safetensors")).state_dict()
+    shipped = load_network(baseline_policy_path("karel_kakelaar", 2)).state_dict()
+    assert trained.keys() == shipped.keys()
+    assert all(torch.allclose(trained[key], shipped[key], atol=1e-6) for key in shipped)
+    card = read_card(model)
+    assert card is not None and card["settings"]["start_from"] == "baseline"
 
 
 def test_a_model_for_another_game_is_refused(tmp_path: Path) -> None:
