@@ -27,6 +27,14 @@ wall time, the sweep trial the settings come from, the league and the final
 evaluation; ``benchmarks/arena.py --update-cards`` adds the arena results and
 ``--update-cards`` of ``benchmarks/exploitability.py`` the best-response figures.
 
+Where :data:`FINE_TUNES` lists a table, a second stage follows: the network the first
+stage shipped is trained on from its weights (``cardgym train --start-from baseline``)
+with a seed of its own and a lower learning rate, against the league with that
+network as a fixed member (``baseline``) besides random, heuristic and its own
+checkpoints, and shipped in its place; the card's ``baseline.started_from`` keeps the
+first stage's record. ``--stage first`` trains only the first stage, ``--stage
+fine-tune`` only the second, from the network shipped now.
+
 With ``--scratch DIR --resume`` a run that was stopped continues from its latest
 checkpoint (``cardgym train --resume``), and a finished one is shipped again as it is
 (its card's wall time is then the run's training time).
@@ -35,6 +43,7 @@ checkpoint (``cardgym train --resume``), and a finished one is shipped again as 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shutil
 import sys
 import tempfile
@@ -65,6 +74,35 @@ BUDGETS = {
 }
 #: The budget of a table that :data:`BUDGETS` does not list.
 DEFAULT_BUDGET = 1_000_000
+
+
+@dataclass(frozen=True)
+class FineTune:
+    """The second stage of a table's baseline: the first stage's network trained on
+    from its weights. Settings not named here are the first stage's."""
+
+    timesteps: int
+    learning_rate: float
+    ent_coef: float
+    checkpoint_every: int
+    eval_every: int
+    ent_coef_end: float | None = None
+    pfsp_self: str = "group"
+    seed: int = 1
+    opponents: tuple[str, ...] = ("random", "heuristic", "baseline", "self")
+
+
+#: The tables whose baseline is fine-tuned after the first stage, and how.
+FINE_TUNES = {
+    ("power_hungry_pets", 2): FineTune(3_000_064, 1e-4, 0.004, checkpoint_every=100_096,
+                                       eval_every=500_224),
+    ("exploding_kittens", 2): FineTune(2_000_000, 2e-4, 0.002, checkpoint_every=50_000,
+                                       eval_every=250_000, ent_coef_end=0.0,
+                                       pfsp_self="each"),
+}
+
+#: ``--stage``: both stages where a table has a second, only the first, or only the second.
+STAGES = ("both", "first", "fine-tune")
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -97,6 +135,10 @@ class Args:
     resume: bool = field(default=False, metadata={
         "help": "continue the runs in --scratch from their latest checkpoints"})
     progress: bool = field(default=False, metadata={"help": "show SB3's progress bar"})
+    stage: str = field(default="both", metadata={
+        "help": "both: the first stage, then the fine-tune where FINE_TUNES lists the "
+                "table; first: only the first stage; fine-tune: only the fine-tune, from "
+                "the network shipped now"})
 
 
 def budget(game: str, players: int, args: Args) -> int:
@@ -129,6 +171,23 @@ def train_args(game: str, players: int, args: Args, scratch: Path) -> tuple[Trai
     return settings, source
 
 
+def fine_tune_args(game: str, players: int, args: Args, scratch: Path
+                   ) -> tuple[TrainArgs, str] | None:
+    """The :class:`TrainArgs` of a table's second stage (None where :data:`FINE_TUNES`
+    lists none), and where its settings come from."""
+    stage = FINE_TUNES.get((short_name(find_game(game).env_id), players))
+    if stage is None:
+        return None
+    first, source = train_args(game, players, args, scratch)
+    changes = {name: getattr(stage, name) for name in (
+        "timesteps", "learning_rate", "ent_coef", "ent_coef_end", "checkpoint_every",
+        "eval_every", "pfsp_self", "seed", "opponents")}
+    if args.timesteps is not None:
+        changes["timesteps"] = args.timesteps
+    settings = dataclasses.replace(first, start_from="baseline", **changes)
+    return settings, f"{source}; fine-tuned from the shipped network (FINE_TUNES)"
+
+
 def slim_copy(source: Path, target: Path) -> Path:
     """Save the model at ``source`` to ``target`` without the optimizer's moments, and
     copy its policy file beside it."""
@@ -147,10 +206,20 @@ def slim_copy(source: Path, target: Path) -> Path:
     return target
 
 
-def train_one(game: str, players: int, args: Args, scratch: Path,
-              command: str) -> dict[str, Any]:
-    """Train one baseline into the scratch folder and ship it; returns its card."""
-    settings, source = train_args(game, players, args, scratch)
+def train_one(game: str, players: int, args: Args, scratch: Path, command: str,
+              fine_tune: bool = False) -> dict[str, Any]:
+    """Train one baseline into the scratch folder and ship it; returns its card.
+    ``fine_tune``: the table's second stage, from the network shipped now."""
+    if fine_tune:
+        found = fine_tune_args(game, players, args, scratch)
+        if found is None:
+            raise ValueError(f"{short_name(find_game(game).env_id)} at {players} players has no "
+                             "fine-tune stage (FINE_TUNES)")
+        settings, source = found
+    else:
+        settings, source = train_args(game, players, args, scratch)
+    target = baseline_path(game, players)
+    previous = read_card(target) or {}
     started = time.perf_counter()
     finished = settings.run_dir / "model.zip"
     latest = latest_checkpoint(settings.run_dir) if args.resume else None
@@ -161,10 +230,12 @@ def train_one(game: str, players: int, args: Args, scratch: Path,
         trained = finished
         earlier = float(card_now.get("train_seconds", 0.0))
     else:
+        if fine_tune and "started_from" in previous.get("baseline", {}):
+            raise ValueError(f"{target} is fine-tuned already: ship the first stage again "
+                             "(--stage first) before fine-tuning it")
         settings.resume = latest is not None
         settings.overwrite = not settings.resume
         trained = train(settings)
-    target = baseline_path(game, players)
     slim_copy(trained, target)
     card = dict(read_card(trained) or {})
     card["baseline"] = {
@@ -174,7 +245,11 @@ def train_one(game: str, players: int, args: Args, scratch: Path,
         "settings_from": source,
         "shipped_without_optimizer_state": True,
     }
-    previous = read_card(target) or {}
+    if fine_tune:
+        first = previous.get("baseline", {})
+        card["baseline"]["started_from"] = first.get("started_from") or {
+            **first, "timesteps": previous.get("timesteps"),
+            "final_evaluation": previous.get("final_evaluation")}
     for section in ("arena", "exploitability"):
         if section in previous:  # results of an earlier model no longer apply
             card[section] = {"stale": True}
@@ -198,17 +273,24 @@ def run(args: Args, command: str = "", out: Any = sys.stdout) -> list[Path]:
         scratch = Path(args.scratch) if args.scratch else Path(temporary)
         for game, count in settings:
             name = short_name(game.env_id)
-            print(f"train_baselines: {name} {count}p, {budget(game.env_id, count, args)} "
-                  "steps ...", file=out, flush=True)
-            card = train_one(game.env_id, count, args, scratch, command)
-            path = baseline_path(game, count)
-            size = path.stat().st_size / 1024
-            weights = path.with_suffix(".safetensors")
-            print(f"train_baselines: {path} ({size:.0f} KiB), {weights.name} "
-                  f"({weights.stat().st_size / 1024:.0f} KiB) in "
-                  f"{card['baseline']['wall_seconds']} s; final evaluation "
-                  f"{card.get('final_evaluation')}", file=out, flush=True)
-            paths.append(path)
+            stages = [stage for stage in (False, True)
+                      if (args.stage != "first" if stage else args.stage != "fine-tune")
+                      and (not stage or (name, count) in FINE_TUNES)]
+            if not stages:
+                print(f"train_baselines: {name} {count}p has no fine-tune stage", file=out)
+            for fine_tune in stages:
+                what = "fine-tune" if fine_tune else "first stage"
+                print(f"train_baselines: {name} {count}p, {what} ...", file=out, flush=True)
+                card = train_one(game.env_id, count, args, scratch, command, fine_tune)
+                path = baseline_path(game, count)
+                size = path.stat().st_size / 1024
+                weights = path.with_suffix(".safetensors")
+                print(f"train_baselines: {path} ({size:.0f} KiB), {weights.name} "
+                      f"({weights.stat().st_size / 1024:.0f} KiB), {card['timesteps']} steps "
+                      f"in {card['baseline']['wall_seconds']} s; final evaluation "
+                      f"{card.get('final_evaluation')}", file=out, flush=True)
+                if path not in paths:
+                    paths.append(path)
     return paths
 
 
@@ -243,6 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scratch", default=None, help=help_of("scratch"))
     parser.add_argument("--resume", action="store_true", help=help_of("resume"))
     parser.add_argument("--progress", action="store_true", help=help_of("progress"))
+    parser.add_argument("--stage", choices=STAGES, default=defaults.stage, help=help_of("stage"))
     namespace = parser.parse_args(argv)
     if namespace.resume and namespace.scratch is None:
         parser.error("--resume needs --scratch DIR, the folder of the runs to continue")
@@ -251,7 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 eval_games=namespace.eval_games,
                 net_arch=None if namespace.net_arch is None else tuple(namespace.net_arch),
                 sweep=namespace.sweep, vector=namespace.vector, scratch=namespace.scratch,
-                resume=namespace.resume, progress=namespace.progress)
+                resume=namespace.resume, progress=namespace.progress, stage=namespace.stage)
     command = portable_command("python benchmarks/train_baselines.py",
                                argv if argv is not None else sys.argv[1:])
     try:

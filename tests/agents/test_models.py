@@ -172,3 +172,39 @@ def test_train_baselines_ships_a_copy_that_plays_like_the_trained_model(
     assert shipped is not None and shipped["timesteps"] == card["timesteps"]
     assert shipped["baseline"]["command"].endswith("--again")
     assert shipped["baseline"]["wall_seconds"] >= shipped["train_seconds"] > 0
+
+
+@pytest.mark.slow
+def test_a_fine_tune_stage_trains_on_from_the_first_stage_and_keeps_its_record(
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents.policy_file import load_network
+    from benchmarks import train_baselines
+
+    monkeypatch.setenv("CARDGYM_MODELS", str(tmp_path / "models"))
+    stage = train_baselines.FineTune(1024, 1e-3, 0.01, checkpoint_every=512, eval_every=1024)
+    monkeypatch.setattr(train_baselines, "FINE_TUNES", {("karel_kakelaar", 2): stage})
+    args = train_baselines.Args(games=("karel_kakelaar",), players=(2,), timesteps=1024,
+                                eval_games=4, scratch=str(tmp_path / "runs"), vector=8,
+                                net_arch=(32, 32))
+    shipped = baseline_path("karel_kakelaar", 2)
+    assert train_baselines.run(dataclasses.replace(args, stage="first"), command="first") == [
+        shipped]
+    first = read_card(shipped)
+    first_weights = load_network(shipped.with_suffix(".safetensors")).state_dict()
+    assert first is not None and first["settings"]["start_from"] is None
+    assert train_baselines.run(dataclasses.replace(args, stage="fine-tune"),
+                               command="second") == [shipped]
+    card = read_card(shipped)
+    assert card is not None and card["settings"]["start_from"] == "baseline"
+    assert card["settings"]["seed"] == 1 and card["settings"]["learning_rate"] == 1e-3
+    assert "baseline" in card["settings"]["opponents"]
+    assert card["baseline"]["command"] == "second"
+    assert card["baseline"]["started_from"]["command"] == "first"
+    assert card["baseline"]["started_from"]["timesteps"] == first["timesteps"]
+    assert (tmp_path / "runs" / "karel_kakelaar-2p-seed1" / "model.zip").is_file()
+    tuned = load_network(shipped.with_suffix(".safetensors")).state_dict()
+    assert any(not (tuned[key] == first_weights[key]).all() for key in first_weights)
+    # A fine-tuned network is not fine-tuned again on top of itself.
+    with pytest.raises(ValueError, match="fine-tuned already"):
+        train_baselines.run(dataclasses.replace(args, stage="fine-tune"), command="third")
+    assert read_card(shipped) == card
