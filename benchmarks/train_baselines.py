@@ -96,9 +96,17 @@ class FineTune:
 FINE_TUNES = {
     ("power_hungry_pets", 2): FineTune(3_000_064, 1e-4, 0.004, checkpoint_every=100_096,
                                        eval_every=500_224),
+    ("power_hungry_pets", 4): FineTune(2_000_128, 1e-4, 0.004, checkpoint_every=100_096,
+                                       eval_every=500_224),
+    ("karel_kakelaar", 2): FineTune(3_000_064, 3e-4, 0.0015, checkpoint_every=100_096,
+                                    eval_every=500_224),
+    ("karel_kakelaar", 5): FineTune(2_000_128, 3e-4, 0.0015, checkpoint_every=100_096,
+                                    eval_every=500_224),
     ("exploding_kittens", 2): FineTune(2_000_000, 2e-4, 0.002, checkpoint_every=50_000,
                                        eval_every=250_000, ent_coef_end=0.0,
                                        pfsp_self="each"),
+    ("exploding_kittens", 4): FineTune(1_000_000, 2e-4, 0.002, checkpoint_every=50_000,
+                                       eval_every=250_000, ent_coef_end=0.0),
 }
 
 #: ``--stage``: both stages where a table has a second, only the first, or only the second.

@@ -81,6 +81,20 @@ def test_the_baseline_table_rows_name_each_opponent_and_its_target(
     rows = [line.split(" | ") for line in (tmp_path / "baselines.md").read_text().splitlines()
             if line.startswith("| karel_kakelaar")]
     assert [row[2] for row in rows] == ["heuristic", "random"]
-    assert [row[-1].split(":")[0] for row in rows] == ["0.60", "0.95"]
+    assert [row[-1].split(":")[0] for row in rows] == ["0.60, low > 0.55", "0.95"]
     assert all(row[3] == "4" for row in rows)
     assert capsys.readouterr().out.startswith("# Baselines at two players")
+
+
+@pytest.mark.parametrize(("game", "win_rate", "low", "expected"), [
+    ("karel_kakelaar", 0.61, 0.58, "0.60, low > 0.55: met"),
+    ("karel_kakelaar", 0.58, 0.55, "0.60, low > 0.55: missed by 0.020; low end 0.550"),
+    ("power_hungry_pets", 0.60, 0.54, "0.60, low > 0.55: low end 0.540"),
+    ("exploding_kittens", 0.84, 0.81, "0.85, low > 0.55: missed by 0.010"),
+])
+def test_a_baseline_meets_its_target_only_with_the_interval_above_the_lower_end(
+        game: str, win_rate: float, low: float, expected: str) -> None:
+    from benchmarks.baseline_table import target, verdict
+
+    assert verdict(win_rate, low, target(game, "heuristic")) == expected
+    assert verdict(0.96, 0.90, target(game, "random")) == "0.95: met"
