@@ -5,6 +5,7 @@ never into the repository's ``benchmarks/results/`` (issue 35)."""
 from __future__ import annotations
 
 import csv
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -151,3 +152,13 @@ def test_the_benchmarks_notebook_measures_cardgyms_own_games(executed: Executed)
     expected = own | {label for _, label, _ in OPTION_ROWS}
     assert own <= measured and "kuhn_poker" not in measured
     assert measured <= expected | set(COMPARISONS) | {LEDUC}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.stem for path in NOTEBOOKS])
+def test_every_cell_has_a_unique_id(path: Path) -> None:
+    """nbformat 4.5 gives every cell an id; a cell without one is a validation warning
+    now and an error in later nbformat versions."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    ids = [cell.get("id") for cell in cells]
+    assert None not in ids, f"cells without an id: {[i for i, x in enumerate(ids) if x is None]}"
+    assert len(set(ids)) == len(ids)
