@@ -94,8 +94,6 @@ class FineTune:
 
 #: The tables whose baseline is fine-tuned after the first stage, and how.
 FINE_TUNES = {
-    ("power_hungry_pets", 2): FineTune(3_000_064, 1e-4, 0.004, checkpoint_every=100_096,
-                                       eval_every=500_224),
     ("power_hungry_pets", 4): FineTune(2_000_128, 1e-4, 0.004, checkpoint_every=100_096,
                                        eval_every=500_224),
     ("karel_kakelaar", 2): FineTune(3_000_064, 3e-4, 0.0015, checkpoint_every=100_096,
