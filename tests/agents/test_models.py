@@ -129,9 +129,10 @@ def test_train_baselines_ships_a_copy_that_plays_like_the_trained_model(
     from benchmarks import train_baselines
 
     monkeypatch.setenv("CARDGYM_MODELS", str(tmp_path / "models"))
+    # The first stage only (the fine-tune stage has a test of its own).
     args = train_baselines.Args(games=("karel_kakelaar",), players=(2,), timesteps=2048,
                                 eval_games=10, scratch=str(tmp_path / "runs"), vector=8,
-                                net_arch=(64, 64))
+                                net_arch=(64, 64), stage="first")
     assert train_baselines.run(args, command="python benchmarks/train_baselines.py --test") == [
         tmp_path / "models" / "karel_kakelaar-2p" / "model.zip"]
     trained_path = tmp_path / "runs" / "karel_kakelaar-2p-seed0" / "model.zip"
