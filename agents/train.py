@@ -357,8 +357,8 @@ def train(args: TrainArgs, built: Mapping[str, Policy] | None = None) -> Path:
     args.table()
     _check_league_settings(args)
     check_budget(args)
-    if args.start_from is not None and not args.resume:
-        start_network(args)
+    # Loaded (and checked) before anything is written; copied in when the run starts.
+    initial = start_network(args) if args.start_from is not None and not args.resume else None
     run_dir = args.run_dir
     # Checked before the folder is made, and again while it is held.
     _check_earlier_run(args)
@@ -369,7 +369,7 @@ def train(args: TrainArgs, built: Mapping[str, Policy] | None = None) -> Path:
             _clear_earlier_run(run_dir)
         else:
             _drop_incomplete(run_dir, start[0])
-        return _train(args, run_dir, start, built)
+        return _train(args, run_dir, start, built, initial)
 
 
 def _check_earlier_run(args: TrainArgs) -> tuple[int, Path] | None:
@@ -395,7 +395,7 @@ def _drop_incomplete(run_dir: Path, steps: int) -> None:
 
 
 def _train(args: TrainArgs, run_dir: Path, start: tuple[int, Path] | None,
-           built: Mapping[str, Policy] | None = None) -> Path:
+           built: Mapping[str, Policy] | None = None, initial: Any = None) -> Path:
     import torch
 
     game = find_game(args.game)
@@ -416,8 +416,8 @@ def _train(args: TrainArgs, run_dir: Path, start: tuple[int, Path] | None,
     )
     if start is not None:
         restore(model, game, args.players, args.options, *start)
-    elif args.start_from is not None:
-        model.policy.load_state_dict(start_network(args).state_dict())
+    elif initial is not None:
+        model.policy.load_state_dict(initial.state_dict())
     opponents = _Opponents(args, vec_env, run_dir, resumed=start is not None)
     eval_path = run_dir / "eval.csv"
     eval_rows = read_eval(eval_path) if start is not None else []

@@ -20,6 +20,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from agents.baselines import baseline_policy_path
 from agents.evaluate import evaluate
@@ -28,7 +29,8 @@ from benchmarks.publish import publish
 from cardgym.arguments import game_count, worker_count
 from cardgym.registration import find_game, games, short_name
 
-__all__ = ["GAME_TARGETS", "LOWER_ENDS", "TARGETS", "main", "target", "verdict"]
+__all__ = ["GAME_TARGETS", "LOWER_ENDS", "TARGETS", "main", "target", "trained_steps",
+           "verdict"]
 
 #: The learned agents' targets at two players, by opponent.
 TARGETS = {"heuristic": 0.60, "random": 0.95}
@@ -42,6 +44,16 @@ def target(game: str, opponent: str) -> tuple[float, float | None]:
     """The win rate a baseline of ``game`` must reach against ``opponent``, and the
     value its interval's lower end must exceed (None: no such condition)."""
     return (GAME_TARGETS.get((game, opponent), TARGETS[opponent]), LOWER_ENDS.get(opponent))
+
+
+def trained_steps(card: dict[str, Any]) -> str:
+    """The steps a shipped network was trained in all: a fine-tune's and its first
+    stage's (``baseline.started_from``) together; ``?`` for a card without them."""
+    steps = card.get("timesteps")
+    first = card.get("baseline", {}).get("started_from", {}).get("timesteps")
+    if steps is None:
+        return "?"
+    return str(steps + first) if first else str(steps)
 
 
 def verdict(win_rate: float, low: float, goal: tuple[float, float | None]) -> str:
@@ -73,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{args.seed}): the shipped `baseline` head to head against each opponent, seats "
         "rotating game by game (matches of rounds in Power Hungry Pets); win rate with its 95% "
         "Wilson interval, and the learned agents' target.", "",
-        "| game | budget (steps) | opponent | games | win rate (95% CI) | target |",
+        "| game | steps trained | opponent | games | win rate (95% CI) | target |",
         "|---|---:|---|---:|---|---|",
     ]
     for game in chosen:
@@ -87,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             agent = result.agents[0]
             low, high = agent.interval
             name = short_name(entry.env_id)
-            lines.append(f"| {name} | {card.get('timesteps', '?')} | "
+            lines.append(f"| {name} | {trained_steps(card)} | "
                          f"{opponent} | {agent.seat_games} | {agent.win_rate:.3f} "
                          f"({low:.3f}-{high:.3f}) | "
                          f"{verdict(agent.win_rate, low, target(name, opponent))} |")

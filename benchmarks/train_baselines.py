@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.baselines import baseline_path, baseline_settings
+from agents.baselines import BASELINE, baseline_path, baseline_settings
 from agents.model_card import read_card, write_card
 from agents.policy_file import weights_path
 from agents.resume import latest_checkpoint
@@ -190,7 +190,7 @@ def fine_tune_args(game: str, players: int, args: Args, scratch: Path
         "eval_every", "pfsp_self", "seed", "opponents")}
     if args.timesteps is not None:
         changes["timesteps"] = args.timesteps
-    settings = dataclasses.replace(first, start_from="baseline", **changes)
+    settings = dataclasses.replace(first, start_from=BASELINE, **changes)
     return settings, f"{source}; fine-tuned from the shipped network (FINE_TUNES)"
 
 

@@ -98,3 +98,12 @@ def test_a_baseline_meets_its_target_only_with_the_interval_above_the_lower_end(
 
     assert verdict(win_rate, low, target(game, "heuristic")) == expected
     assert verdict(0.96, 0.90, target(game, "random")) == "0.95: met"
+
+
+def test_the_baseline_table_counts_a_fine_tune_with_its_first_stage() -> None:
+    from benchmarks.baseline_table import trained_steps
+
+    assert trained_steps({"timesteps": 2_000_000}) == "2000000"
+    assert trained_steps({"timesteps": 3_000_064, "baseline": {
+        "started_from": {"timesteps": 2_015_232}}}) == "5015296"
+    assert trained_steps({}) == "?"
