@@ -37,7 +37,10 @@ machine and on how many processes share it: the report names the machine and the
 number of worker processes (one game at a time each). Output (``--output DIR``):
 ``ladder.md``, ``ladder.csv`` (one row per setting, rung and opponent) and
 ``ladder_first_seat.csv``; ``--write-readme`` puts the rung-by-rung table into the
-README between its markers.
+README between its markers. A setting played again replaces its earlier result in
+DIR and the other settings' results there are kept (:func:`write_results`), so each
+game and table size can be played by a command of its own; each setting's section of
+``ladder.md`` names the machine, the command and its wall time.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ import argparse
 import csv
 import io
 import platform
+import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -75,8 +79,9 @@ from cardgym.files import atomic_write
 from cardgym.registration import Game, short_name
 
 __all__ = ["DEFAULT_TIMES", "FirstSeat", "LadderArgs", "LadderSetting", "Rung",
-           "first_seat", "format_markdown", "ladder_rows", "main", "readme_table",
-           "run_ladder", "rungs", "write_readme", "write_results"]
+           "first_seat", "format_markdown", "format_section", "ladder_rows", "main",
+           "read_sections", "readme_table", "run_ladder", "rungs", "setting_key",
+           "write_readme", "write_results"]
 
 #: Seconds per move of the search rungs by default.
 DEFAULT_TIMES: tuple[float, ...] = (0.064, 0.128)
@@ -309,17 +314,19 @@ def format_setting(ladder: LadderSetting) -> str:
     return "\n".join(lines)
 
 
+FIRST_SEAT_NOTE = ("*The first seat*: the share of games won by the seat that acts first (the "
+                   "env's first agent after its reset; in Power Hungry Pets the first player "
+                   "of the match's first round, in Karel Kakelaar, whose bids are "
+                   "simultaneous, the first seat to commit), with every seat played by the "
+                   "same agent.")
+
+
 def format_first_seat(ladders: Sequence[LadderSetting]) -> str:
-    """The first-seat win rates of every setting, or ``""`` when none were played."""
+    """The first-seat win rates of ``ladders`` as a table, or ``""`` when none were played."""
     rows = [(ladder, seat) for ladder in ladders for seat in ladder.first_seat]
     if not rows:
         return ""
-    lines = ["### The first seat", "",
-             "Share of games won by the seat that acts first (the env's first agent after "
-             "its reset; in Power Hungry Pets the first player of the match's first round, "
-             "in Karel Kakelaar, whose bids are simultaneous, the first seat to commit), "
-             "with every seat played by the same agent.", "",
-             "| game | players | even share | agent | games | first seat wins (95% CI) |",
+    lines = ["| game | players | even share | agent | games | first seat wins (95% CI) |",
              "|---|---:|---:|---|---:|---|"]
     for ladder, seat in rows:
         low, high = seat.interval
@@ -329,25 +336,73 @@ def format_first_seat(ladders: Sequence[LadderSetting]) -> str:
     return "\n".join(lines)
 
 
+def setting_key(game: str, players: int | str) -> str:
+    """The name of a setting in the result files: ``"karel_kakelaar 2p"``."""
+    return f"{game} {players}p"
+
+
+def _order(key: str) -> tuple[str, int]:
+    game, _, players = key.rpartition(" ")
+    return game, int(players.removesuffix("p"))
+
+
+def _section_begin(key: str) -> str:
+    return f"<!-- ladder setting: {key} -->"
+
+
+SECTION_END = "<!-- ladder setting end -->"
+
+
+def format_section(ladder: LadderSetting, workers: int, command: str = "",
+                   seconds: float | None = None) -> str:
+    """One setting's part of ``ladder.md`` between its markers: the run that played
+    it (machine, command, wall time), its ladder (:func:`format_setting`) and its first
+    seat."""
+    key = setting_key(short_name(ladder.game.env_id), ladder.num_players)
+    body = format_setting(ladder)
+    head, _, rest = body.partition("\n\n")
+    run = f"Played on {describe_machine(workers)}."
+    if command:
+        run += f" Command: `{command}`."
+    if seconds is not None:
+        run += f" Wall time of that command: {seconds / 60:.0f} min."
+    parts = [_section_begin(key), head, "", run, "", rest]
+    seats = format_first_seat([ladder])
+    if seats:
+        parts += ["", "The first seat:", "", seats]
+    return "\n".join(parts + [SECTION_END])
+
+
+def read_sections(text: str) -> dict[str, str]:
+    """The setting sections of a ``ladder.md`` by setting key (:func:`setting_key`),
+    each with its markers; text outside the markers is not a section."""
+    pattern = re.compile(r"<!-- ladder setting: (.+?) -->\n.*?\n" + re.escape(SECTION_END),
+                         re.DOTALL)
+    return {match.group(1): match.group(0) for match in pattern.finditer(text)}
+
+
+def _header() -> str:
+    return "\n".join([
+        "## Agent ladder", "",
+        "Rungs bottom to top: random, the heuristic, ISMCTS at fixed times per move, the "
+        "shipped baseline network, and ISMCTS guided by that network (benchmarks/ladder.py). "
+        "Seats rotate game by game; *told apart* means the rung's interval against the rung "
+        "below leaves out the even share. " + RANKING_NOTE, "",
+        "Times per move are wall-clock budgets: the search rungs are as strong as the machine "
+        "lets them be, so each setting names the machine and the command that played it. "
+        + FIRST_SEAT_NOTE])
+
+
+def _markdown(sections: Mapping[str, str]) -> str:
+    ordered = [sections[key] for key in sorted(sections, key=_order)]
+    return "\n\n".join([_header(), *ordered]) + "\n"
+
+
 def format_markdown(ladders: Sequence[LadderSetting], workers: int,
                     command: str = "", seconds: float | None = None) -> str:
-    """The whole report as Markdown (``seconds``: the run's wall time, if known)."""
-    parts = ["## Agent ladder", "",
-             "Rungs bottom to top: random, the heuristic, ISMCTS at fixed times per move, "
-             "the shipped baseline network, and ISMCTS guided by that network "
-             "(benchmarks/ladder.py). Seats rotate game by game; *told apart* means the "
-             "rung's interval against the rung below leaves out the even share. "
-             + RANKING_NOTE, "",
-             f"Machine: {describe_machine(workers)}. Times per move are wall-clock budgets: "
-             "the search rungs are as strong as this machine lets them be."]
-    if command:
-        timing = f" Wall time {seconds / 60:.0f} min." if seconds is not None else ""
-        parts += ["", f"Command: `{command}`.{timing}"]
-    parts += ["\n" + format_setting(ladder) for ladder in ladders]
-    seats = format_first_seat(ladders)
-    if seats:
-        parts += ["\n" + seats]
-    return "\n".join(parts) + "\n"
+    """The report of ``ladders`` as Markdown (``seconds``: the run's wall time, if known)."""
+    return _markdown({setting_key(short_name(ladder.game.env_id), ladder.num_players):
+                      format_section(ladder, workers, command, seconds) for ladder in ladders})
 
 
 def ladder_rows(ladders: Sequence[LadderSetting]) -> list[dict[str, Any]]:
@@ -390,15 +445,42 @@ def _csv(rows: Sequence[Mapping[str, Any]]) -> str:
     return buffer.getvalue()
 
 
+def _merged_rows(path: Path, new: Sequence[Mapping[str, Any]],
+                 kept: set[str]) -> list[Mapping[str, Any]]:
+    """The rows of ``new`` and those of the file at ``path`` whose setting is in
+    ``kept`` (and whose columns are ``new``'s, when ``new`` has rows), by setting."""
+    old = _read_csv(path) if path.is_file() else []
+    columns = list(new[0]) if new else None
+    rows: list[Mapping[str, Any]] = [
+        row for row in old if setting_key(row["game"], row["players"]) in kept
+        and (columns is None or list(row) == columns)]
+    rows += new
+    return sorted(rows, key=lambda row: _order(setting_key(row["game"], row["players"])))
+
+
 def write_results(ladders: Sequence[LadderSetting], directory: str | Path, workers: int,
                   command: str = "", seconds: float | None = None) -> list[Path]:
     """Write ``ladder.md``, ``ladder.csv`` and ``ladder_first_seat.csv`` into
-    ``directory`` (made if missing); each file is replaced whole or not at all."""
+    ``directory`` (made if missing); each file is replaced whole or not at all.
+
+    The settings of ``ladders`` replace their earlier results in the folder; the
+    results of other settings found there (a section of ``ladder.md`` with its rows in
+    the CSV files) are kept, so that each game or table size can be played by its own
+    command.
+    """
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
-    files = {"ladder.md": format_markdown(ladders, workers, command, seconds),
-             "ladder.csv": _csv(ladder_rows(ladders)),
-             "ladder_first_seat.csv": _csv(first_seat_rows(ladders))}
+    report = folder / "ladder.md"
+    sections = read_sections(report.read_text(encoding="utf-8")) if report.is_file() else {}
+    played = {setting_key(short_name(ladder.game.env_id), ladder.num_players):
+              format_section(ladder, workers, command, seconds) for ladder in ladders}
+    kept = set(sections) - set(played)
+    sections = {key: sections[key] for key in kept} | played
+    files = {"ladder.md": _markdown(sections),
+             "ladder.csv": _csv(_merged_rows(folder / "ladder.csv",
+                                             ladder_rows(ladders), kept)),
+             "ladder_first_seat.csv": _csv(_merged_rows(folder / "ladder_first_seat.csv",
+                                                        first_seat_rows(ladders), kept))}
     written = []
     for name, text in files.items():
         path = folder / name
@@ -473,7 +555,8 @@ class LadderArgs:
         "help": "processes, one game at a time each; the search rungs' strength "
                 "depends on it (the report states it)"})
     output: str | None = field(default=None, metadata={
-        "help": "directory to write ladder.md, ladder.csv and ladder_first_seat.csv to"})
+        "help": "directory to write ladder.md, ladder.csv and ladder_first_seat.csv to; "
+                "the results of other settings already there are kept"})
     write_readme: bool = field(default=False, metadata={
         "help": "rewrite README.md's ladder table from ladder.csv in --output "
                 "(default benchmarks/results)"})

@@ -126,7 +126,7 @@ def test_the_report_shows_each_step_up_the_matrix_and_the_first_seat(
     text = ladder.format_markdown([played], workers=1, command="python -m benchmarks.ladder",
                                   seconds=90)
     assert "### power_hungry_pets, 2 players" in text
-    assert "Wall time 2 min" in text
+    assert "Command: `python -m benchmarks.ladder`. Wall time of that command: 2 min." in text
     step = played.head_to_head(1, 0)
     assert step is not None
     low, high = step.interval
@@ -162,6 +162,71 @@ def test_files_hold_every_pairing_and_the_readme_table_every_step(
     ladder.write_readme(readme, tmp_path / "out")
     assert readme.read_text(encoding="utf-8") == (
         f"intro\n{begin}\n" + "\n".join(table) + f"\n{end}\noutro\n")
+
+
+@pytest.fixture(scope="module")
+def kakelaar() -> LadderSetting:
+    return run_ladder([(find_game("karel_kakelaar"), 2)], QUICK, games=4, first_seat_games=4,
+                      seed=5, workers=1)[0]
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_a_second_setting_written_later_keeps_the_first(
+        played: LadderSetting, kakelaar: LadderSetting, tmp_path: Path) -> None:
+    folder = tmp_path / "out"
+    ladder.write_results([played], folder, workers=1, command="first", seconds=60)
+    ladder.write_results([kakelaar], folder, workers=2, command="second", seconds=120)
+    text = (folder / "ladder.md").read_text(encoding="utf-8")
+    sections = ladder.read_sections(text)
+    assert list(sections) == ["karel_kakelaar 2p", "power_hungry_pets 2p"]
+    assert "Command: `first`. Wall time of that command: 1 min." in sections[
+        "power_hungry_pets 2p"]
+    assert "Command: `second`. Wall time of that command: 2 min." in sections[
+        "karel_kakelaar 2p"]
+    assert text.count("## Agent ladder") == 1
+    rows = _rows(folder / "ladder.csv")
+    count = len(QUICK) * (len(QUICK) - 1)
+    assert [row["game"] for row in rows] == ["karel_kakelaar"] * count + [
+        "power_hungry_pets"] * count
+    seats = _rows(folder / "ladder_first_seat.csv")
+    assert [(row["game"], row["games"]) for row in seats] == [
+        ("karel_kakelaar", "4"), ("karel_kakelaar", "4"),
+        ("power_hungry_pets", "8"), ("power_hungry_pets", "8")]
+    steps = ladder.readme_table(folder).splitlines()[2:]
+    assert len(steps) == 2 * (len(QUICK) - 1)
+
+
+def test_a_setting_played_again_replaces_its_earlier_result(
+        played: LadderSetting, kakelaar: LadderSetting, tmp_path: Path) -> None:
+    folder = tmp_path / "out"
+    ladder.write_results([played, kakelaar], folder, workers=1, command="both")
+    ladder.write_results([played], folder, workers=1, command="again")
+    sections = ladder.read_sections((folder / "ladder.md").read_text(encoding="utf-8"))
+    assert "`again`" in sections["power_hungry_pets 2p"]
+    assert "`both`" in sections["karel_kakelaar 2p"]
+    rows = _rows(folder / "ladder.csv")
+    assert len(rows) == 2 * len(QUICK) * (len(QUICK) - 1)
+    assert len(_rows(folder / "ladder_first_seat.csv")) == 4
+    # Written twice, the files are the same: nothing is added twice.
+    before = {name: (folder / name).read_text() for name in
+              ("ladder.md", "ladder.csv", "ladder_first_seat.csv")}
+    ladder.write_results([played], folder, workers=1, command="again")
+    assert {name: (folder / name).read_text() for name in before} == before
+
+
+def test_a_report_without_setting_markers_keeps_nothing(
+        played: LadderSetting, tmp_path: Path) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "ladder.md").write_text("## Agent ladder\n\n### karel_kakelaar, 2 players\n",
+                                      encoding="utf-8")
+    ladder.write_results([played], folder, workers=1)
+    assert list(ladder.read_sections((folder / "ladder.md").read_text())) == [
+        "power_hungry_pets 2p"]
 
 
 def test_without_results_the_readme_table_names_the_command(tmp_path: Path) -> None:
