@@ -181,6 +181,11 @@ class LadderSetting:
         return self.setting.num_players
 
     @property
+    def key(self) -> str:
+        """The setting's name in the result files (:func:`setting_key`)."""
+        return setting_key(short_name(self.game.env_id), self.num_players)
+
+    @property
     def even(self) -> float:
         """The even share of one seat."""
         return 1 / self.num_players
@@ -346,10 +351,7 @@ def _order(key: str) -> tuple[str, int]:
     return game, int(players.removesuffix("p"))
 
 
-def _section_begin(key: str) -> str:
-    return f"<!-- ladder setting: {key} -->"
-
-
+SECTION_BEGIN = "<!-- ladder setting: {key} -->"
 SECTION_END = "<!-- ladder setting end -->"
 
 
@@ -358,7 +360,6 @@ def format_section(ladder: LadderSetting, workers: int, command: str = "",
     """One setting's part of ``ladder.md`` between its markers: the run that played
     it (machine, command, wall time), its ladder (:func:`format_setting`) and its first
     seat."""
-    key = setting_key(short_name(ladder.game.env_id), ladder.num_players)
     body = format_setting(ladder)
     head, _, rest = body.partition("\n\n")
     run = f"Played on {describe_machine(workers)}."
@@ -366,7 +367,7 @@ def format_section(ladder: LadderSetting, workers: int, command: str = "",
         run += f" Command: `{command}`."
     if seconds is not None:
         run += f" Wall time of that command: {seconds / 60:.0f} min."
-    parts = [_section_begin(key), head, "", run, "", rest]
+    parts = [SECTION_BEGIN.format(key=ladder.key), head, "", run, "", rest]
     seats = format_first_seat([ladder])
     if seats:
         parts += ["", "The first seat:", "", seats]
@@ -376,8 +377,8 @@ def format_section(ladder: LadderSetting, workers: int, command: str = "",
 def read_sections(text: str) -> dict[str, str]:
     """The setting sections of a ``ladder.md`` by setting key (:func:`setting_key`),
     each with its markers; text outside the markers is not a section."""
-    pattern = re.compile(r"<!-- ladder setting: (.+?) -->\n.*?\n" + re.escape(SECTION_END),
-                         re.DOTALL)
+    begin = re.escape(SECTION_BEGIN).replace(re.escape("{key}"), "(.+?)")
+    pattern = re.compile(begin + r"\n.*?\n" + re.escape(SECTION_END), re.DOTALL)
     return {match.group(1): match.group(0) for match in pattern.finditer(text)}
 
 
@@ -398,11 +399,16 @@ def _markdown(sections: Mapping[str, str]) -> str:
     return "\n\n".join([_header(), *ordered]) + "\n"
 
 
+def _sections(ladders: Sequence[LadderSetting], workers: int, command: str,
+              seconds: float | None) -> dict[str, str]:
+    return {ladder.key: format_section(ladder, workers, command, seconds)
+            for ladder in ladders}
+
+
 def format_markdown(ladders: Sequence[LadderSetting], workers: int,
                     command: str = "", seconds: float | None = None) -> str:
     """The report of ``ladders`` as Markdown (``seconds``: the run's wall time, if known)."""
-    return _markdown({setting_key(short_name(ladder.game.env_id), ladder.num_players):
-                      format_section(ladder, workers, command, seconds) for ladder in ladders})
+    return _markdown(_sections(ladders, workers, command, seconds))
 
 
 def ladder_rows(ladders: Sequence[LadderSetting]) -> list[dict[str, Any]]:
@@ -472,8 +478,7 @@ def write_results(ladders: Sequence[LadderSetting], directory: str | Path, worke
     folder.mkdir(parents=True, exist_ok=True)
     report = folder / "ladder.md"
     sections = read_sections(report.read_text(encoding="utf-8")) if report.is_file() else {}
-    played = {setting_key(short_name(ladder.game.env_id), ladder.num_players):
-              format_section(ladder, workers, command, seconds) for ladder in ladders}
+    played = _sections(ladders, workers, command, seconds)
     kept = set(sections) - set(played)
     sections = {key: sections[key] for key in kept} | played
     files = {"ladder.md": _markdown(sections),
