@@ -67,6 +67,12 @@ Settings (spec ``ismcts:key=value,...``; see :func:`parse_settings`):
   determinisation that first reaches the node, once per node and chooser), the
   likeliest untried action is expanded first and each action gets
   ``w * p / (visits + 1)`` (policy-guided ISMCTS);
+- ``select`` (default ``ucb``): ``puct``, with ``prior=policy``, selects as AlphaZero
+  does, by ``mean + c * p * sqrt(N) / (1 + visits)`` over the legal actions (``N``
+  their visits at the node), an action not yet tried scored at the tried ones' mean;
+  choosing an untried action expands it. Unlikely actions need many visits before
+  they are tried at all, where ``ucb`` tries every legal action once first, and the
+  network's preference does not fade as ``w * p / (visits + 1)`` does;
 - ``value`` (default ``rollout``): ``policy`` values the node an iteration expanded
   by the network's value head, each seat's estimated return from its own
   observation, instead of playing on (no playout, so ``rollout`` and ``horizon`` do

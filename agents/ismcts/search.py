@@ -28,6 +28,7 @@ from agents.ismcts.tree import (
     expand_likeliest,
     follow,
     select,
+    select_puct,
 )
 
 __all__ = ["Search"]
@@ -67,6 +68,7 @@ class Search:
         self.prior = prior
         self.guide = network if settings.prior == "policy" else None
         self.critic = network if settings.value == "policy" else None
+        self._puct = self.guide is not None and settings.select == "puct"
         self.reader = reader
         self._apply, self._is_over, self._to_act = engine.apply, engine.is_over, engine.to_act
         self._legal_mask, self._indices = engine.legal_mask, engine.indices
@@ -129,6 +131,15 @@ class Search:
             legal = self._indices(mask)
             base = self._base(sim, actor)
             node = nodes[actor if self.multi else 0]
+            if self._puct and len(legal) > 1:
+                probs = self._probabilities(node, sim, actor, mask, base)
+                action, chosen, new = select_puct(node, legal, base, actor,
+                                                  self.settings.c, probs, weight)
+                self._follow(nodes, paths, sim, actor, action, chosen)
+                self._apply(sim, action, rng)
+                if new:
+                    break
+                continue
             untried = [a for a in legal if base + a not in node.children]
             if self.guide is not None and len(legal) > 1:
                 probs = self._probabilities(node, sim, actor, mask, base)

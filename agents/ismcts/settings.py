@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HORIZONS", "PRIORS", "READINGS", "ROLLOUTS", "SPLITS", "TREES", "VALUES",
+__all__ = ["HORIZONS", "PRIORS", "READINGS", "ROLLOUTS", "SELECTS", "SPLITS", "TREES", "VALUES",
            "IsmctsSettings",
            "SettingsError", "parse_settings"]
 
@@ -20,12 +20,14 @@ READINGS = ("none", "heuristic", "policy")
 HORIZONS = ("round", "game")
 TREES = ("multi", "single")
 SPLITS = ("private", "none")
-_CHOICES = {"rollout": ROLLOUTS, "prior": PRIORS, "value": VALUES, "reading": READINGS,
+SELECTS = ("ucb", "puct")
+_CHOICES = {"select": SELECTS, "rollout": ROLLOUTS, "prior": PRIORS, "value": VALUES, "reading": READINGS,
             "horizon": HORIZONS, "tree": TREES, "split": SPLITS}
-_KEYS = ("iterations", "time", "c", "rollout", "playouts", "prior", "w", "value", "reading",
+_KEYS = ("iterations", "time", "c", "select", "rollout", "playouts", "prior", "w", "value",
+         "reading",
          "epsilon", "model", "horizon", "tree", "split")
 _USAGE = ("ismcts settings are key=value pairs separated by commas: iterations=N (N >= 1), "
-          "time=SECONDS (> 0), c=X (>= 0), rollout=random|heuristic|batched, playouts=K (K >= 1, "
+          "time=SECONDS (> 0), c=X (>= 0), select=ucb|puct (puct with prior=policy), rollout=random|heuristic|batched, playouts=K (K >= 1, "
           "with rollout=batched), prior=none|heuristic|policy, "
           "w=X (>= 0), value=rollout|policy, reading=none|heuristic|policy, epsilon=X "
           "(in (0, 1), with reading=heuristic), model=baseline|PATH (with prior, value or "
@@ -44,7 +46,13 @@ class IsmctsSettings:
     Attributes:
         iterations: iterations per move, or ``None`` for the time budget alone.
         time: seconds per move, or ``None`` for the iteration budget alone.
-        c: the UCB exploration constant (rewards scaled into ``[0, 1]``).
+        c: the exploration constant of the selection (rewards scaled into ``[0, 1]``).
+        select: ``"ucb"``: a child's score is ``mean + c * sqrt(ln(availability) /
+            visits)``, plus the prior's bias (``w``), every legal action tried once
+            first; ``"puct"`` (with ``prior=policy``): ``mean + c * p * sqrt(N) / (1 +
+            visits)``, ``p`` the network's probability and ``N`` the visits of the
+            legal actions at the node, so that an action the network finds unlikely
+            may never be tried (``w`` does not apply).
         rollout: ``"random"``, ``"heuristic"`` or ``"batched"`` (``playouts`` random
             playouts at once on the game's batched engine, their mean returns the
             value; to the end of the game: with ``horizon=game`` in a match of rounds).
@@ -83,6 +91,7 @@ class IsmctsSettings:
     iterations: int | None = 1000
     time: float | None = None
     c: float = 0.7
+    select: str = "ucb"
     rollout: str = "random"
     playouts: int = 16
     prior: str = "heuristic"
@@ -118,6 +127,9 @@ class IsmctsSettings:
             if value not in allowed:
                 raise SettingsError(f"ismcts {key} must be one of {', '.join(allowed)}, got "
                                     f"{value!r}")
+        if self.select == "puct" and self.prior != "policy":
+            raise SettingsError("ismcts select=puct weighs the actions by a policy's "
+                                "probabilities: it goes with prior=policy")
         if not self.model:
             raise SettingsError("ismcts model must be baseline or the path of a model")
         if not (math.isfinite(self.epsilon) and 0 < self.epsilon < 1):
@@ -135,11 +147,14 @@ class IsmctsSettings:
             parts.append(f"iterations={self.iterations}")
         if self.time is not None:
             parts.append(f"time={self.time:g}")
-        parts += [f"c={self.c:g}", f"rollout={self.rollout}"]
+        parts.append(f"c={self.c:g}")
+        if self.select != "ucb":
+            parts.append(f"select={self.select}")
+        parts.append(f"rollout={self.rollout}")
         if self.rollout == "batched":
             parts.append(f"playouts={self.playouts}")
         parts.append(f"prior={self.prior}")
-        if self.prior != "none":
+        if self.prior != "none" and self.select == "ucb":
             parts.append(f"w={self.w:g}")
         if self.value != "rollout":
             parts.append(f"value={self.value}")
@@ -214,6 +229,9 @@ def parse_settings(argument: str) -> IsmctsSettings:
                                               values.get("reading")):
         raise SettingsError("ismcts model=... goes with prior=policy, value=policy or "
                             "reading=policy")
+    if "w" in values and values.get("select") == "puct":
+        raise SettingsError("ismcts w=... goes with select=ucb: with select=puct the "
+                            "exploration constant c weighs the prior")
     if "epsilon" in values and values.get("reading") != "heuristic":
         raise SettingsError("ismcts epsilon=... goes with reading=heuristic")
     if "model" in values:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Node", "backup", "expand", "expand_likeliest", "follow", "select"]
+__all__ = ["Node", "backup", "expand", "expand_likeliest", "follow", "select", "select_puct"]
 
 
 class Node:
@@ -91,6 +91,49 @@ def select(node: Node, legal: Sequence[int], base: int, hint: int, c: float,
     for a in legal:
         children[base + a].avails += weight
     return action, chosen
+
+
+def select_puct(node: Node, legal: Sequence[int], base: int, actor: int, c: float,
+                probs: NDArray[np.float64], weight: float = 1.0) -> tuple[int, Node, bool]:
+    """The action of ``actor`` at ``node`` that maximises the PUCT score ``mean + c * p *
+    sqrt(N) / (1 + visits)`` among the legal ones, ``p`` the prior's probability and
+    ``N`` the visits of the legal children (how often this choice was made with them
+    legal). An action without a child is valued at the visited ones' mean (or taken
+    at once by its probability when none has a visit yet); choosing it adds its child
+    (the expansion, with one availability). The first such on ties. One availability
+    (of the iteration's ``weight``) is counted for each legal child there was, as in
+    :func:`select`.
+
+    Returns the action, its child and whether the child is new.
+    """
+    children = node.children
+    tried = [children.get(base + a) for a in legal]
+    visits = total = 0.0
+    for child in tried:
+        if child is not None:
+            visits += child.visits
+            total += child.total
+    if visits <= 0:
+        action = max(legal, key=lambda a: (probs[a], -a))
+        chosen = children.get(base + action)
+    else:
+        first = total / visits
+        scale = c * math.sqrt(visits)
+        action, chosen, best = legal[0], tried[0], -math.inf
+        for a, child in zip(legal, tried):
+            if child is None:
+                value = first + scale * probs[a]
+            else:
+                value = child.total / child.visits + scale * probs[a] / (1 + child.visits)
+            if value > best:
+                best, action, chosen = value, a, child
+    for child in tried:
+        if child is not None:
+            child.avails += weight
+    new = chosen is None
+    if chosen is None:
+        chosen = children[base + action] = Node(actor)
+    return action, chosen, new
 
 
 def follow(nodes: list[Node], paths: Sequence[list[Node]], actor: int, chosen: Node,

@@ -321,6 +321,10 @@ def test_specs_build_search_policies() -> None:
     ("ismcts:value=policy,model=nowhere/model.safetensors",
      "ismcts model=nowhere/model.safetensors: model file"),
     ("ismcts:w=-2", "ismcts w must be a number >= 0, got -2.0"),
+    ("ismcts:select=best", "ismcts select must be one of ucb, puct, got 'best'"),
+    ("ismcts:select=puct", "ismcts select=puct weighs the actions by a policy's probabilities: "
+                           "it goes with prior=policy"),
+    ("ismcts:select=puct,prior=policy,w=2", "ismcts w=... goes with select=ucb"),
     ("ismcts:horizon=turn", "ismcts horizon must be one of round, game, got 'turn'"),
     ("ismcts:tree=forest", "ismcts tree must be one of multi, single, got 'forest'"),
     ("ismcts:split=all", "ismcts split must be one of private, none, got 'all'"),

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from agents.ismcts import IsmctsPolicy, IsmctsSettings, parse_settings
-from agents.ismcts.tree import Node
+from agents.ismcts.tree import Node, select_puct
 from agents.options import make_env
 from agents.policy import decide
 from cardgym.registration import find_game
@@ -40,6 +40,59 @@ def test_the_settings_name_the_network_and_parse_back() -> None:
                                 "value=policy,model=baseline,horizon=round,tree=multi,"
                                 "split=private")
     assert not IsmctsSettings().uses_model
+    puct = parse_settings("iterations=50,prior=policy,value=policy,select=puct,c=1.5")
+    assert puct == IsmctsSettings(iterations=50, prior="policy", value="policy", select="puct",
+                                  c=1.5)
+    assert puct.label() == ("ismcts:iterations=50,c=1.5,select=puct,rollout=random,"
+                            "prior=policy,value=policy,model=baseline,horizon=round,"
+                            "tree=multi,split=private")
+    assert parse_settings(puct.label().removeprefix("ismcts:")) == puct
+
+
+def test_puct_scores_an_untried_action_by_its_probability_and_the_tried_ones_mean() -> None:
+    node = Node(0)
+    base = 8
+    tried = node.children[base + 0] = Node(0)
+    tried.visits, tried.total = 10, 5.0
+    probs = np.array([0.7, 0.2, 0.02, 0.08])
+    # Action 0: 0.5 + 0.7 * sqrt(10) / 11 = 0.70; untried 1: 0.5 + 0.2 * sqrt(10) = 1.13;
+    # untried 2: 0.5 + 0.02 * sqrt(10) = 0.56.
+    action, child, new = select_puct(node, [0, 1, 2], base, 0, 1.0, probs)
+    assert (action, new) == (1, True)
+    assert node.children[base + 1] is child and child.seat == 0
+    assert tried.avails == 2 and child.avails == 1, "legal children tried before count a use"
+    # Once tried, the new child's own mean decides: a poor one gives way to action 0
+    # (0.71 against 0.33, and 5 / 11 + 0.02 * sqrt(11) = 0.52 for untried 2).
+    child.visits, child.total = 1, 0.0
+    action, again, new = select_puct(node, [0, 1, 2], base, 0, 1.0, probs)
+    assert (action, again, new) == (0, tried, False)
+    # A small exploration constant keeps the search on the best mean.
+    assert select_puct(node, [0, 1, 2], base, 0, 0.01, probs)[0] == 0
+    # Nothing tried: the likeliest action comes first (the lowest index on ties).
+    empty = Node(1)
+    assert select_puct(empty, [1, 2, 3], 0, 1, 1.0, probs)[:1] == (1,)
+    assert select_puct(empty, [3], 0, 1, 1.0, probs)[:1] == (3,)
+
+
+def test_puct_follows_the_network_and_may_leave_unlikely_moves_untried() -> None:
+    engine_policy = IsmctsPolicy("karel_kakelaar", 2, settings=IsmctsSettings(
+        iterations=200, prior="policy", value="policy", select="puct"))
+    network = engine_policy._network
+    assert network is not None
+    engine = engine_policy.engine
+    untried = 0
+    for seed in range(4):
+        state, seat = _opening(engine_policy, seed)
+        legal = engine.legal_actions(state)
+        probs = network.probabilities(state, seat, engine.legal_mask(state))
+        root = engine_policy.search(state, seat, np.random.default_rng(seed))
+        visits = {key % engine.num_actions: child.visits for key, child in root.children.items()}
+        assert sum(visits.values()) == 200
+        assert set(visits) <= set(legal)
+        assert next(iter(visits)) == max(legal, key=lambda a: (probs[a], -a)), \
+            "the likeliest move is tried first"
+        untried += len(set(legal) - set(visits))
+    assert untried, "UCB would try every legal move once; PUCT leaves unlikely ones"
 
 
 def test_the_policy_prior_tries_the_likeliest_move_first_and_favours_it() -> None:
@@ -87,10 +140,12 @@ def test_the_value_head_replaces_the_playouts() -> None:
     assert len(values) == 2 and all(low <= v <= high for v in values)
 
 
+@pytest.mark.parametrize("select", ["ucb", "puct"])
 @pytest.mark.parametrize("game", GAMES)
-def test_a_policy_guided_move_depends_only_on_what_the_seat_may_know(game: str) -> None:
+def test_a_policy_guided_move_depends_only_on_what_the_seat_may_know(game: str,
+                                                                    select: str) -> None:
     policy = IsmctsPolicy(game, 2, settings=IsmctsSettings(
-        iterations=30, prior="policy", value="policy"))
+        iterations=30, prior="policy", value="policy", select=select))
     engine = policy.engine
     differed = 0
     for position in range(3):
