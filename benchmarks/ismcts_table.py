@@ -14,7 +14,8 @@ over the moves the search seat made, forced moves included). Times depend on the
 machine and its load, so the table says which machine and how many runs shared it.
 The default rows are the plain search (1,000 iterations, random playouts, heuristic
 prior) and the policy-guided search (``prior=policy,value=policy`` on the shipped
-baseline), and for a game that lists its hidden choices the policy-guided search reading
+baseline), with the progressive bias (``w=2``) and with PUCT selection
+(``select=puct,c=1.5``), and for a game that lists its hidden choices the policy-guided search reading
 its opponent as the heuristic (``reading=heuristic``), each against random and the
 heuristic. ``--output`` writes ``ismcts.md``.
 """
@@ -38,7 +39,8 @@ from cardgym.registration import find_game, games, short_name
 __all__ = ["DEFAULT_SPECS", "READING_SPEC", "Row", "format_table", "main", "measure"]
 
 DEFAULT_SPECS = ("ismcts:iterations=1000",
-                 "ismcts:iterations=200,prior=policy,value=policy,w=2")
+                 "ismcts:iterations=200,prior=policy,value=policy,w=2",
+                 "ismcts:iterations=200,prior=policy,value=policy,select=puct,c=1.5")
 #: Added to the default rows of a game that lists its hidden choices.
 READING_SPEC = "ismcts:iterations=200,prior=policy,value=policy,w=2,reading=heuristic"
 DEFAULT_OPPONENTS = ("random", "heuristic")

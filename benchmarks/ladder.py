@@ -16,8 +16,8 @@ The rungs (:func:`rungs`), bottom to top:
    agent's defaults (random rollouts, the heuristic's move as prior);
 4. ``network``: the shipped baseline network of the game and table size;
 5. ``guided ISMCTS T ms`` at the longest time: the same search guided by that network
-   (its policy as the prior, its value head at the leaves: ``prior=policy,
-   value=policy,w=2``).
+   (its policy as the prior, AlphaZero's PUCT selection, its value head at the
+   leaves: ``prior=policy,value=policy,select=puct,c=1.5``).
 
 The rungs meet as the arena's agents do (:func:`benchmarks.arena.run_arena`): seeded
 games or matches, seats rotated game by game; at two players each pair of rungs once,
@@ -87,7 +87,7 @@ __all__ = ["DEFAULT_TIMES", "FirstSeat", "LadderArgs", "LadderSetting", "Rung",
 DEFAULT_TIMES: tuple[float, ...] = (0.064, 0.128)
 #: The guided search's settings beside its time (the policy-guided search of the
 #: ISMCTS table, benchmarks/results/ismcts.md).
-GUIDED = "prior=policy,value=policy,w=2"
+GUIDED = "prior=policy,value=policy,select=puct,c=1.5"
 #: The agents whose self-play gives the first-seat win rates.
 FIRST_SEAT_AGENTS: tuple[str, ...] = ("random", "heuristic")
 RESULTS = Path(__file__).resolve().parent / "results"

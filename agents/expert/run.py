@@ -59,7 +59,7 @@ class ExpertSettings:
     num_players: int = 2
     options: dict[str, Any] = field(default_factory=dict)
     start_model: str = "baseline"
-    search: str = "iterations=200,prior=policy,value=policy,w=2"
+    search: str = "iterations=200,prior=policy,value=policy,select=puct,c=1.5"
     opponents: tuple[str, ...] = ("heuristic", "start", "latest")
     iterations: int = 4
     games: int = 200

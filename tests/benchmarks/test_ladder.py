@@ -36,7 +36,7 @@ def test_the_default_rungs_climb_from_random_to_guided_search() -> None:
         "guided ISMCTS 128 ms"]
     assert [rung.spec for rung in chosen] == [
         "random", "heuristic", "ismcts:time=0.064", "ismcts:time=0.128", "baseline",
-        "ismcts:time=0.128,prior=policy,value=policy,w=2"]
+        "ismcts:time=0.128,prior=policy,value=policy,select=puct,c=1.5"]
 
 
 def test_search_rungs_are_ordered_by_time_and_the_guided_one_takes_the_longest() -> None:
