@@ -30,6 +30,7 @@ from benchmarks.arena_results import (
     ordinal_ranks,
     ranked,
 )
+from benchmarks.publish import read_csv
 from cardgym.registration import find_game, short_name
 
 __all__ = [
@@ -229,11 +230,6 @@ def update_cards(settings: Sequence[SettingResult], command: str = "") -> list[P
 # -------------------------------------------------------------------- README
 
 
-def _read_csv(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
 def _baseline_players(name: str) -> tuple[int, ...] | None:
     """The baseline table sizes of a registered game; ``None`` for an unknown name."""
     try:
@@ -282,14 +278,14 @@ def readme_tables(results: str | Path = RESULTS) -> dict[str, str]:
     tables = {}
     ratings = folder / "arena_ratings.csv"
     if ratings.is_file():
-        tables["arena"] = _arena_table(_read_csv(ratings))
+        tables["arena"] = _arena_table(read_csv(ratings))
     else:
         tables["arena"] = "No arena results yet: run `make tables`."
     throughput = folder / "throughput.csv"
     if throughput.is_file():
         lines = ["| env | players | steps/s | µs/step | vs leduc env() | steps/episode |",
                  "|---|---:|---:|---:|---:|---:|"]
-        for row in _read_csv(throughput):
+        for row in read_csv(throughput):
             counts = _baseline_players(row["env"])
             if row["variant"] != "env()" or (counts is not None and
                                              int(row["players"]) not in counts):

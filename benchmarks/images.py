@@ -16,7 +16,6 @@ same picture. The charts read ``benchmarks/results/arena_ratings.csv`` and
 from __future__ import annotations
 
 import argparse
-import csv
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from benchmarks.publish import read_csv
 from cardgym.registration import find_game
 
 __all__ = ["IMAGES", "TABLES", "TableShot", "draw_arena", "main", "table_picture",
@@ -147,11 +147,6 @@ def _ladder_figure(rows: Sequence[Mapping[str, str]]) -> Any:
     return fig
 
 
-def _read(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
 def write_images(output: Path = IMAGES, results: Path = RESULTS,
                  tables: Sequence[TableShot] = TABLES) -> list[Path]:
     """Write the table pictures and the charts (the arena's, the throughput's, and the
@@ -164,10 +159,10 @@ def write_images(output: Path = IMAGES, results: Path = RESULTS,
         path = output / shot.file_name
         Image.fromarray(table_picture(shot)).save(path, optimize=True)
         written.append(path)
-    charts = [("arena.png", draw_arena(_read(results / "arena_ratings.csv"))),
-              ("throughput.png", _throughput_figure(_read(results / "throughput.csv")))]
+    charts = [("arena.png", draw_arena(read_csv(results / "arena_ratings.csv"))),
+              ("throughput.png", _throughput_figure(read_csv(results / "throughput.csv")))]
     if (results / "ladder.csv").is_file():
-        charts.append(("ladder.png", _ladder_figure(_read(results / "ladder.csv"))))
+        charts.append(("ladder.png", _ladder_figure(read_csv(results / "ladder.csv"))))
     for name, figure in charts:
         figure.savefig(output / name, dpi=110)
         written.append(output / name)

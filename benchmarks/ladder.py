@@ -62,6 +62,7 @@ from agents.outcomes import wilson_interval
 from benchmarks.arena import pairing_seed, run_arena
 from benchmarks.arena_report import RANKING_NOTE, pairing_rows, separation
 from benchmarks.arena_results import SettingResult, not_separated
+from benchmarks.publish import read_csv
 from cardgym.arguments import (
     HelpFormatter,
     UsageError,
@@ -455,7 +456,7 @@ def _merged_rows(path: Path, new: Sequence[Mapping[str, Any]],
                  kept: set[str]) -> list[Mapping[str, Any]]:
     """The rows of ``new`` and those of the file at ``path`` whose setting is in
     ``kept`` (and whose columns are ``new``'s, when ``new`` has rows), by setting."""
-    old = _read_csv(path) if path.is_file() else []
+    old = read_csv(path) if path.is_file() else []
     columns = list(new[0]) if new else None
     rows: list[Mapping[str, Any]] = [
         row for row in old if setting_key(row["game"], row["players"]) in kept
@@ -497,11 +498,6 @@ def write_results(ladders: Sequence[LadderSetting], directory: str | Path, worke
 # ------------------------------------------------------------------- README
 
 
-def _read_csv(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
-
-
 def readme_table(results: str | Path = RESULTS) -> str:
     """The README's ladder table from ``ladder.csv``: each rung against the rung below,
     per setting; a line naming the command when there are no results."""
@@ -510,7 +506,7 @@ def readme_table(results: str | Path = RESULTS) -> str:
         return "No ladder results yet: run `make tables`."
     lines = ["| game | players | rung | agent | vs the rung below (95% CI) | told apart |",
              "|---|---:|---:|---|---|---|"]
-    for row in _read_csv(path):
+    for row in read_csv(path):
         if int(row["opponent_rung"]) != int(row["rung"]) - 1:
             continue
         low, high = float(row["ci_low"]), float(row["ci_high"])

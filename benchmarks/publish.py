@@ -1,15 +1,16 @@
 """How the table scripts hand over a Markdown table: printed, and written under
-``--output`` when one is given."""
+``--output`` when one is given; and how they read back the CSV tables they wrote."""
 
 from __future__ import annotations
 
+import csv
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
 from cardgym.files import atomic_write
 
-__all__ = ["portable_command", "publish"]
+__all__ = ["portable_command", "publish", "read_csv"]
 
 
 def publish(text: str, output: Path | None, name: str) -> Path | None:
@@ -37,3 +38,9 @@ def portable_command(program: str, argv: Sequence[str]) -> str:
                 word = str(Path("runs") / path.name)
         words.append(shlex.quote(word))
     return " ".join([program, *words]).strip()
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV table with a header line, each a dict of its column texts."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))

@@ -120,7 +120,7 @@ def select_puct(node: Node, legal: Sequence[int], base: int, actor: int, c: floa
         first = total / visits
         scale = c * math.sqrt(visits)
         action, chosen, best = legal[0], tried[0], -math.inf
-        for a, child in zip(legal, tried):
+        for a, child in zip(legal, tried, strict=True):
             if child is None:
                 value = first + scale * probs[a]
             else:
