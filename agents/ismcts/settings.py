@@ -9,9 +9,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HORIZONS", "PRIORS", "READINGS", "ROLLOUTS", "SELECTS", "SPLITS", "TREES", "VALUES",
-           "IsmctsSettings",
-           "SettingsError", "parse_settings"]
+__all__ = ["HORIZONS", "PRIORS", "READINGS", "ROLLOUTS", "SELECTS", "SPLITS", "TREES",
+           "VALUES", "IsmctsSettings", "SettingsError", "parse_settings"]
 
 ROLLOUTS = ("random", "heuristic", "batched")
 PRIORS = ("none", "heuristic", "policy")
@@ -21,13 +20,13 @@ HORIZONS = ("round", "game")
 TREES = ("multi", "single")
 SPLITS = ("private", "none")
 SELECTS = ("ucb", "puct")
-_CHOICES = {"select": SELECTS, "rollout": ROLLOUTS, "prior": PRIORS, "value": VALUES, "reading": READINGS,
-            "horizon": HORIZONS, "tree": TREES, "split": SPLITS}
+_CHOICES = {"select": SELECTS, "rollout": ROLLOUTS, "prior": PRIORS, "value": VALUES,
+            "reading": READINGS, "horizon": HORIZONS, "tree": TREES, "split": SPLITS}
 _KEYS = ("iterations", "time", "c", "select", "rollout", "playouts", "prior", "w", "value",
-         "reading",
-         "epsilon", "model", "horizon", "tree", "split")
+         "reading", "epsilon", "model", "horizon", "tree", "split")
 _USAGE = ("ismcts settings are key=value pairs separated by commas: iterations=N (N >= 1), "
-          "time=SECONDS (> 0), c=X (>= 0), select=ucb|puct (puct with prior=policy), rollout=random|heuristic|batched, playouts=K (K >= 1, "
+          "time=SECONDS (> 0), c=X (>= 0), select=ucb|puct (puct with prior=policy), "
+          "rollout=random|heuristic|batched, playouts=K (K >= 1, "
           "with rollout=batched), prior=none|heuristic|policy, "
           "w=X (>= 0), value=rollout|policy, reading=none|heuristic|policy, epsilon=X "
           "(in (0, 1), with reading=heuristic), model=baseline|PATH (with prior, value or "
