@@ -15,9 +15,9 @@ machine and its load, so the table says which machine and how many runs shared i
 The default rows are the plain search (1,000 iterations, random playouts, heuristic
 prior) and the policy-guided search (``prior=policy,value=policy`` on the shipped
 baseline), with the progressive bias (``w=2``) and with PUCT selection
-(``select=puct,c=1.5``), and for a game that lists its hidden choices the policy-guided search reading
-its opponent as the heuristic (``reading=heuristic``), each against random and the
-heuristic. ``--output`` writes ``ismcts.md``.
+(``select=puct,c=1.5``), and for a game that lists its hidden choices the policy-guided
+search reading its opponent as the heuristic (``reading=heuristic``), each against random
+and the heuristic. ``--output`` writes ``ismcts.md``.
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ class Search:
         self.prior = prior
         self.guide = network if settings.prior == "policy" else None
         self.critic = network if settings.value == "policy" else None
-        self._puct = self.guide is not None and settings.select == "puct"
+        self._puct = settings.select == "puct"  # settings check: it comes with prior=policy
         self.reader = reader
         self._apply, self._is_over, self._to_act = engine.apply, engine.is_over, engine.to_act
         self._legal_mask, self._indices = engine.legal_mask, engine.indices
@@ -135,29 +135,26 @@ class Search:
                 probs = self._probabilities(node, sim, actor, mask, base)
                 action, chosen, new = select_puct(node, legal, base, actor,
                                                   self.settings.c, probs, weight)
-                self._follow(nodes, paths, sim, actor, action, chosen)
-                self._apply(sim, action, rng)
-                if new:
-                    break
-                continue
-            untried = [a for a in legal if base + a not in node.children]
-            if self.guide is not None and len(legal) > 1:
-                probs = self._probabilities(node, sim, actor, mask, base)
-                if untried:
-                    action, chosen = expand_likeliest(node, untried, probs, base, actor)
-                else:
-                    action, chosen = select(node, legal, base, -1, self.settings.c,
-                                            self.settings.w, weight, probs)
             else:
-                hint = self._hint(node, sim, actor, mask, base, legal, rng)
-                if untried:
-                    action, chosen = expand(node, untried, hint, base, actor, rng)
+                untried = [a for a in legal if base + a not in node.children]
+                new = bool(untried)
+                if self.guide is not None and len(legal) > 1:
+                    probs = self._probabilities(node, sim, actor, mask, base)
+                    if untried:
+                        action, chosen = expand_likeliest(node, untried, probs, base, actor)
+                    else:
+                        action, chosen = select(node, legal, base, -1, self.settings.c,
+                                                self.settings.w, weight, probs)
                 else:
-                    action, chosen = select(node, legal, base, hint, self.settings.c,
-                                            self.settings.w, weight)
+                    hint = self._hint(node, sim, actor, mask, base, legal, rng)
+                    if untried:
+                        action, chosen = expand(node, untried, hint, base, actor, rng)
+                    else:
+                        action, chosen = select(node, legal, base, hint, self.settings.c,
+                                                self.settings.w, weight)
             self._follow(nodes, paths, sim, actor, action, chosen)
             self._apply(sim, action, rng)
-            if untried:
+            if new:
                 break
         return paths
 

@@ -56,9 +56,14 @@ def expand_likeliest(node: Node, untried: Sequence[int], probs: NDArray[np.float
                      base: int, actor: int) -> tuple[int, Node]:
     """Add a child for the untried action of ``actor`` that the prior's
     probabilities ``probs`` favour most (the lowest index on ties)."""
-    action = max(untried, key=lambda a: (probs[a], -a))
+    action = _likeliest(untried, probs)
     chosen = node.children[base + action] = Node(actor)
     return action, chosen
+
+
+def _likeliest(actions: Sequence[int], probs: NDArray[np.float64]) -> int:
+    """The action of ``actions`` that ``probs`` favour most, the lowest on ties."""
+    return max(actions, key=lambda a: (probs[a], -a))
 
 
 def select(node: Node, legal: Sequence[int], base: int, hint: int, c: float,
@@ -114,7 +119,7 @@ def select_puct(node: Node, legal: Sequence[int], base: int, actor: int, c: floa
             visits += child.visits
             total += child.total
     if visits <= 0:
-        action = max(legal, key=lambda a: (probs[a], -a))
+        action = _likeliest(legal, probs)
         chosen = children.get(base + action)
     else:
         first = total / visits

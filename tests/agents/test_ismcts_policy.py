@@ -75,17 +75,17 @@ def test_puct_scores_an_untried_action_by_its_probability_and_the_tried_ones_mea
 
 
 def test_puct_follows_the_network_and_may_leave_unlikely_moves_untried() -> None:
-    engine_policy = IsmctsPolicy("karel_kakelaar", 2, settings=IsmctsSettings(
+    policy = IsmctsPolicy("karel_kakelaar", 2, settings=IsmctsSettings(
         iterations=200, prior="policy", value="policy", select="puct"))
-    network = engine_policy._network
+    network = policy._network
     assert network is not None
-    engine = engine_policy.engine
+    engine = policy.engine
     untried = 0
     for seed in range(4):
-        state, seat = _opening(engine_policy, seed)
+        state, seat = _opening(policy, seed)
         legal = engine.legal_actions(state)
         probs = network.probabilities(state, seat, engine.legal_mask(state))
-        root = engine_policy.search(state, seat, np.random.default_rng(seed))
+        root = policy.search(state, seat, np.random.default_rng(seed))
         visits = {key % engine.num_actions: child.visits for key, child in root.children.items()}
         assert sum(visits.values()) == 200
         assert set(visits) <= set(legal)
