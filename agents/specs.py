@@ -37,7 +37,7 @@ from agents.baselines import baseline_path, baseline_policy_path, baseline_setti
 from agents.ismcts import IsmctsPolicy, parse_settings
 from agents.options import as_bound
 from agents.policy import Policy, RandomPolicy
-from agents.policy_file import PickleRefusedError, weights_path
+from agents.policy_file import PickleRefusedError, resolve_model_path, weights_path
 from agents.rllib.policy import RllibPolicy
 from agents.sb3 import ModelPolicy
 from cardgym.registration import BoundGame, Game, short_name
@@ -135,6 +135,41 @@ def make_policy(spec: str, game: Game | BoundGame, num_players: int | None = Non
         except ValueError as error:
             raise AgentSpecError(str(error)) from None
     raise AgentSpecError(f"unknown agent {spec!r}; agents: {', '.join(KINDS)}")
+
+
+def spec_files(spec: str, bound: BoundGame) -> list[Path]:
+    """The files the policy of ``spec`` reads at ``bound``'s table, those that exist:
+    the policy file (and SB3 zip) of ``baseline``, ``model:PATH`` or an ``ismcts``
+    search's ``model=``, every file of an ``rllib`` checkpoint; none for the others.
+    What a spec plays depends on these files' contents and on the spec alone.
+
+    Raises:
+        AgentSpecError: an ``ismcts`` spec with bad settings; ``ModelError`` (also a
+            ``ValueError``) for a model path that names no model.
+    """
+    text = spec.strip()
+    kind, _, argument = text.partition(":")
+    kind = kind.removesuffix(PICKLE)
+    if text.endswith(MODEL_SUFFIXES) and kind not in ("model", "rllib", "ismcts"):
+        kind, argument = "model", text
+    paths: list[Path] = []
+    if kind == "baseline" and not argument:
+        paths = [baseline_policy_path(bound.game, bound.num_players)]
+    elif kind == "model" and argument:
+        weights, archive = resolve_model_path(argument)
+        paths = [weights] if archive is None else [weights, archive]
+    elif kind == "rllib" and argument:
+        root = Path(argument)
+        paths = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
+    elif kind == "ismcts":
+        try:
+            settings = parse_settings(argument)
+        except ValueError as error:
+            raise AgentSpecError(str(error)) from None
+        if settings.uses_model:
+            paths = ([baseline_policy_path(bound.game, bound.num_players)]
+                     if settings.model == "baseline" else [Path(settings.model)])
+    return [path for path in paths if path.is_file()]
 
 
 def _baseline(bound: BoundGame) -> Policy:

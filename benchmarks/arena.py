@@ -41,6 +41,11 @@ Output (``--output DIR``, written by :mod:`benchmarks.arena_report`): ``arena.md
 opponent) and ``arena_ratings.csv`` (one row per agent and setting). ``--update-cards`` writes each baseline model's
 results into its card ``models/GAME-Np/model.json``; ``--write-readme`` rewrites the
 README's tables (this arena and ``throughput.csv``) between their markers.
+
+Every finished game is kept in a journal (``--journal DIR``, ``runs/arena-journal`` by
+default; :mod:`agents.evaluate.journal`) as its batch comes back: the same command after
+a stop, a crash or a full disk plays only the games still missing. Once the results
+are printed and written, the arena's journal files are removed.
 """
 
 from __future__ import annotations
@@ -57,7 +62,14 @@ from typing import Any, TextIO
 import numpy as np
 
 from agents.arguments import add_trust_argument, trusted_specs
-from agents.evaluate import AgentSpec, EvalRequest, EvalResult, agent_label, evaluate_many
+from agents.evaluate import (
+    AgentSpec,
+    EvalRequest,
+    EvalResult,
+    agent_label,
+    discard_journals,
+    evaluate_many,
+)
 from agents.evaluate.batched import can_batch
 from agents.outcomes import has_rounds
 from benchmarks.arena_report import (
@@ -100,6 +112,8 @@ __all__ = [
 ]
 
 DEFAULT_AGENTS = ("random", "heuristic", "baseline")
+#: Where the command line keeps its journal of finished games by default.
+DEFAULT_JOURNAL = "runs/arena-journal"
 
 
 # ------------------------------------------------------------------ pairings
@@ -191,7 +205,8 @@ def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[Agent
               games: int, seed: int = 0, workers: int = 2, match_length: int = 1,
               options: Mapping[str, Any] | None = None,
               show_progress: bool = False,
-              record_dir: str | None = None, vector: bool = False) -> list[SettingResult]:
+              record_dir: str | None = None, vector: bool = False,
+              journal: str | Path | None = None) -> list[SettingResult]:
     """Play the arena at every (game, player count) of ``settings`` on one process pool.
 
     Args:
@@ -211,6 +226,9 @@ def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[Agent
         vector: play each pairing whose agents all act from observations on the
             game's batched engine (:mod:`agents.evaluate.batched`; other deals than
             the AEC env's for the same seed); the others on the AEC env.
+        journal: a folder that keeps every finished game of each pairing, so that the
+            same call after a stop plays only the games still missing
+            (:mod:`agents.evaluate.journal`).
 
     Raises:
         ValueError: fewer than two agents, repeated labels, a bad size or match
@@ -227,6 +245,28 @@ def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[Agent
     if match_length <= 0:
         raise ValueError(f"match length must be a positive number of games (best of N), "
                          f"got {match_length}")
+    plan, requests = arena_requests(settings, agents, games, seed, match_length, options,
+                                    record_dir, vector)
+    with Progress(games * len(requests), "arena", "game", enabled=show_progress) as bar:
+        results = evaluate_many(requests, workers, bar.update, journal)
+    out = []
+    position = 0
+    for entry, count, pairs, length in plan:
+        chunk = results[position:position + len(pairs)]
+        position += len(pairs)
+        out.append(_setting_result(entry, count, labels, pairs, chunk, games, length, seed))
+    return out
+
+
+def arena_requests(settings: Sequence[tuple[Game | str, int]], agents: Sequence[AgentSpec],
+                   games: int, seed: int = 0, match_length: int = 1,
+                   options: Mapping[str, Any] | None = None, record_dir: str | None = None,
+                   vector: bool = False,
+                   ) -> tuple[list[tuple[Game, int, list[tuple[int, int]], int]],
+                              list[EvalRequest]]:
+    """What :func:`run_arena` plays: per setting its game, table size, pairings (agent
+    numbers) and match length, and one evaluation request per pairing, in order."""
+    labels = [agent_label(agent) for agent in agents]
     plan = []
     requests = []
     for game, count in settings:
@@ -243,15 +283,7 @@ def run_arena(settings: Sequence[tuple[Game | str, int]], agents: Sequence[Agent
                 pairing_seed(seed, entry, count, labels[first], labels[second]),
                 options, length, folder,
                 vector=vector and can_batch(entry, pair, length, folder)))
-    with Progress(games * len(requests), "arena", "game", enabled=show_progress) as bar:
-        results = evaluate_many(requests, workers, bar.update)
-    out = []
-    position = 0
-    for entry, count, pairs, length in plan:
-        chunk = results[position:position + len(pairs)]
-        position += len(pairs)
-        out.append(_setting_result(entry, count, labels, pairs, chunk, games, length, seed))
-    return out
+    return plan, requests
 
 
 def pairing_folder(record_dir: str, game: Game, num_players: int, first: str,
@@ -307,6 +339,10 @@ class ArenaArgs:
     write_readme: bool = field(default=False, metadata={
         "help": "rewrite README.md's tables from the results in --output (default "
                 "benchmarks/results)"})
+    journal: str = field(default=DEFAULT_JOURNAL, metadata={
+        "help": "folder that keeps every finished game, so that the same command after a "
+                "stop or crash plays only the games still missing; this arena's files "
+                "there are removed once its results are printed and written"})
 
 
 def settings_of(args: ArenaArgs) -> list[tuple[Game, int]]:
@@ -349,6 +385,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--vector", action="store_true", help=help_of("vector"))
     add_progress_argument(parser)
     parser.add_argument("--write-readme", action="store_true", help=help_of("write_readme"))
+    parser.add_argument("--journal", default=defaults.journal, metavar="DIR",
+                        help=help_of("journal"))
     add_trust_argument(parser)
 
 
@@ -359,7 +397,8 @@ def args_from_namespace(namespace: argparse.Namespace) -> ArenaArgs:
                      match_length=namespace.match_length, seed=namespace.seed,
                      workers=namespace.workers, output=namespace.output,
                      update_cards=namespace.update_cards, write_readme=namespace.write_readme,
-                     record=namespace.record, vector=namespace.vector)
+                     record=namespace.record, vector=namespace.vector,
+                     journal=getattr(namespace, "journal", ArenaArgs.journal))
 
 
 def command_line(args: ArenaArgs) -> str:
@@ -389,7 +428,7 @@ def run(namespace: argparse.Namespace, out: TextIO) -> int:
         results = run_arena(settings, args.agents, args.games, args.seed, args.workers,
                             args.match_length,
                             show_progress=not getattr(namespace, "no_progress", False),
-                            record_dir=args.record, vector=args.vector)
+                            record_dir=args.record, vector=args.vector, journal=args.journal)
     except ImportError as error:
         raise UsageError(f"an agent is not available: {error}") from None
     except ValueError as error:  # AgentSpecError, ModelError, a bad size
@@ -406,6 +445,9 @@ def run(namespace: argparse.Namespace, out: TextIO) -> int:
             print(f"wrote {path}", file=out)
     if args.write_readme:
         print(f"wrote {write_readme(results=args.output or RESULTS)}", file=out)
+    _, requests = arena_requests(settings, args.agents, args.games, args.seed,
+                                 args.match_length, None, args.record, args.vector)
+    discard_journals(requests, args.journal)
     return 0
 
 

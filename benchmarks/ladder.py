@@ -41,6 +41,12 @@ README between its markers. A setting played again replaces its earlier result i
 DIR and the other settings' results there are kept (:func:`write_results`), so each
 game and table size can be played by a command of its own; each setting's section of
 ``ladder.md`` names the machine, the command and its wall time.
+
+A ladder takes hours at four and five players. Every finished game is kept in a journal
+(``--journal DIR``, ``runs/ladder-journal`` by default; :mod:`agents.evaluate.journal`)
+as its batch comes back, so the same command after a stop, a crash or a full disk
+plays only the games still missing; once the results are printed and written, the
+ladder's journal files are removed.
 """
 
 from __future__ import annotations
@@ -57,9 +63,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.evaluate import AgentResult, EvalRequest, EvalResult, evaluate_many
+from agents.evaluate import (
+    AgentResult,
+    EvalRequest,
+    EvalResult,
+    discard_journals,
+    evaluate_many,
+)
+from agents.evaluate.journal import JournalError
 from agents.outcomes import wilson_interval
-from benchmarks.arena import pairing_seed, run_arena
+from benchmarks.arena import arena_requests, pairing_seed, run_arena
 from benchmarks.arena_report import RANKING_NOTE, pairing_rows, separation
 from benchmarks.arena_results import SettingResult, not_separated
 from benchmarks.publish import read_csv
@@ -76,7 +89,7 @@ from cardgym.arguments import (
     select_settings,
     worker_count,
 )
-from cardgym.files import atomic_write
+from cardgym.files import OutputError, atomic_write
 from cardgym.registration import Game, short_name
 
 __all__ = ["DEFAULT_TIMES", "FirstSeat", "LadderArgs", "LadderSetting", "Rung",
@@ -93,6 +106,8 @@ GUIDED = "prior=policy,value=policy,select=puct,c=1.5"
 FIRST_SEAT_AGENTS: tuple[str, ...] = ("random", "heuristic")
 RESULTS = Path(__file__).resolve().parent / "results"
 README = Path(__file__).resolve().parent.parent / "README.md"
+#: Where the command line keeps its journal of finished games by default.
+DEFAULT_JOURNAL = "runs/ladder-journal"
 MARKER = "ladder"
 
 
@@ -207,7 +222,8 @@ class LadderSetting:
 
 def run_ladder(settings: Sequence[tuple[Game | str, int]], ladder: Sequence[Rung],
                games: int, first_seat_games: int, seed: int = 0, workers: int = 2,
-               show_progress: bool = False) -> list[LadderSetting]:
+               show_progress: bool = False,
+               journal: str | Path | None = None) -> list[LadderSetting]:
     """Play the ladder at every (game, player count) of ``settings``.
 
     Args:
@@ -222,6 +238,9 @@ def run_ladder(settings: Sequence[tuple[Game | str, int]], ladder: Sequence[Rung
         workers: processes; the search rungs' strength depends on how many share
             the machine, nothing else does.
         show_progress: draw progress bars on stderr.
+        journal: a folder that keeps every finished game (:mod:`agents.evaluate.journal`):
+            the same call after a stop plays only the games still missing
+            (:func:`discard_journal` removes them once the results are kept).
 
     Raises:
         ValueError: a bad size, rung or setting (an unknown game, a table size
@@ -231,6 +250,23 @@ def run_ladder(settings: Sequence[tuple[Game | str, int]], ladder: Sequence[Rung
         raise ValueError(f"games per pairing must be positive, got {games}")
     if first_seat_games < 0:
         raise ValueError(f"first-seat games must be 0 or more, got {first_seat_games}")
+    chosen = _chosen(settings)
+    specs = [rung.spec for rung in ladder]
+    results = run_arena(chosen, specs, games, seed, workers, show_progress=show_progress,
+                        journal=journal)
+    seats: list[list[FirstSeat]] = [[] for _ in chosen]
+    if first_seat_games:
+        requests = _first_seat_requests(chosen, first_seat_games, seed)
+        played = evaluate_many(requests, workers, journal=journal)
+        for k, result in enumerate(played):
+            seats[k // len(FIRST_SEAT_AGENTS)].append(
+                first_seat(FIRST_SEAT_AGENTS[k % len(FIRST_SEAT_AGENTS)], result))
+    return [LadderSetting(result, list(ladder), seat)
+            for result, seat in zip(results, seats, strict=True)]
+
+
+def _chosen(settings: Sequence[tuple[Game | str, int]]) -> list[tuple[Game, int]]:
+    """The settings' games looked up, each checked to have a baseline network."""
     chosen = [(game if isinstance(game, Game) else _game(game), count)
               for game, count in settings]
     for game, count in chosen:
@@ -238,19 +274,27 @@ def run_ladder(settings: Sequence[tuple[Game | str, int]], ladder: Sequence[Rung
             sizes = ", ".join(map(str, game.baseline_players)) or "none"
             raise ValueError(f"{short_name(game.env_id)} has no baseline network at {count} "
                              f"players (the network rungs need one); sizes with one: {sizes}")
-    specs = [rung.spec for rung in ladder]
-    results = run_arena(chosen, specs, games, seed, workers, show_progress=show_progress)
-    seats: list[list[FirstSeat]] = [[] for _ in chosen]
+    return chosen
+
+
+def _first_seat_requests(chosen: Sequence[tuple[Game, int]], games: int,
+                         seed: int) -> list[EvalRequest]:
+    return [EvalRequest(game, count, [agent, agent], games,
+                        pairing_seed(seed, game, count, agent, agent))
+            for game, count in chosen for agent in FIRST_SEAT_AGENTS]
+
+
+def discard_journal(settings: Sequence[tuple[Game | str, int]], ladder: Sequence[Rung],
+                    games: int, first_seat_games: int, seed: int,
+                    journal: str | Path) -> int:
+    """Remove the journal files in ``journal`` of the ladder that :func:`run_ladder`
+    plays with these arguments (its results are kept now); those of other ladders stay.
+    Returns how many files were removed."""
+    chosen = _chosen(settings)
+    _, requests = arena_requests(chosen, [rung.spec for rung in ladder], games, seed)
     if first_seat_games:
-        requests = [EvalRequest(game, count, [agent, agent], first_seat_games,
-                                pairing_seed(seed, game, count, agent, agent))
-                    for game, count in chosen for agent in FIRST_SEAT_AGENTS]
-        played = evaluate_many(requests, workers)
-        for k, result in enumerate(played):
-            seats[k // len(FIRST_SEAT_AGENTS)].append(
-                first_seat(FIRST_SEAT_AGENTS[k % len(FIRST_SEAT_AGENTS)], result))
-    return [LadderSetting(result, list(ladder), seat)
-            for result, seat in zip(results, seats, strict=True)]
+        requests += _first_seat_requests(chosen, first_seat_games, seed)
+    return discard_journals(requests, journal)
 
 
 def _game(name: str) -> Game:
@@ -561,6 +605,10 @@ class LadderArgs:
     write_readme: bool = field(default=False, metadata={
         "help": "rewrite README.md's ladder table from ladder.csv in --output "
                 "(default benchmarks/results)"})
+    journal: str = field(default=DEFAULT_JOURNAL, metadata={
+        "help": "folder that keeps every finished game, so that the same command after a "
+                "stop or crash plays only the games still missing; this ladder's files "
+                "there are removed once its results are printed and written"})
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -587,6 +635,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=help_of("workers"))
     parser.add_argument("--output", default=None, metavar="DIR", help=help_of("output"))
     parser.add_argument("--write-readme", action="store_true", help=help_of("write_readme"))
+    parser.add_argument("--journal", default=defaults.journal, metavar="DIR",
+                        help=help_of("journal"))
     add_progress_argument(parser)
 
 
@@ -596,7 +646,7 @@ def args_from_namespace(namespace: argparse.Namespace) -> LadderArgs:
                       games=namespace.games, times=tuple(namespace.times),
                       first_seat_games=namespace.first_seat_games, seed=namespace.seed,
                       workers=namespace.workers, output=namespace.output,
-                      write_readme=namespace.write_readme)
+                      write_readme=namespace.write_readme, journal=namespace.journal)
 
 
 def settings_of(args: LadderArgs) -> list[tuple[Game, int]]:
@@ -628,8 +678,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, UsageError) as error:
         parser.error(str(error))
     start = time.perf_counter()
-    ladders = run_ladder(settings, ladder, args.games, args.first_seat_games, args.seed,
-                         args.workers, show_progress=not namespace.no_progress)
+    try:
+        ladders = run_ladder(settings, ladder, args.games, args.first_seat_games, args.seed,
+                             args.workers, show_progress=not namespace.no_progress,
+                             journal=args.journal)
+    except (JournalError, OutputError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     seconds = time.perf_counter() - start
     command = "python -m benchmarks.ladder " + " ".join(sys.argv[1:] if argv is None else argv)
     print(format_markdown(ladders, args.workers, command.strip(), seconds))
@@ -641,6 +696,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"wrote {path}", file=sys.stderr)
         if args.write_readme:
             print(f"wrote {write_readme(README, folder)}", file=sys.stderr)
+    discard_journal(settings, ladder, args.games, args.first_seat_games, args.seed,
+                    args.journal)
     return 0
 
 

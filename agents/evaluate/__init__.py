@@ -12,13 +12,21 @@
 - :mod:`~agents.evaluate.results`: the records of the games, and what each agent
   achieved over them;
 - :mod:`~agents.evaluate.report`: a result as Markdown;
+- :mod:`~agents.evaluate.journal`: the finished games of a run kept on disk, so that a
+  stopped run goes on where it stopped;
 - :mod:`~agents.evaluate.run`: :func:`evaluate` and :func:`evaluate_many`, which put
   them together.
 """
 
 from agents.evaluate.report import format_eval
 from agents.evaluate.results import AgentResult, EvalResult, GameOutcome
-from agents.evaluate.run import EvalRequest, evaluate, evaluate_many
+from agents.evaluate.run import (
+    EvalRequest,
+    discard_journals,
+    evaluate,
+    evaluate_many,
+    run_journals,
+)
 from agents.evaluate.seating import (
     ENV_KEY,
     AgentSpec,
@@ -31,5 +39,5 @@ from agents.evaluate.seating import (
 )
 
 __all__ = ["ENV_KEY", "AgentResult", "AgentSpec", "EvalRequest", "EvalResult", "GameOutcome",
-           "agent_count_rule", "agent_label", "evaluate", "evaluate_many", "format_eval",
-           "game_seed", "match_game_seed", "seat_rng", "seating"]
+           "agent_count_rule", "agent_label", "discard_journals", "evaluate", "evaluate_many", "format_eval",
+           "game_seed", "match_game_seed", "run_journals", "seat_rng", "seating"]

@@ -10,6 +10,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from agents.evaluate.games import (
@@ -19,15 +20,17 @@ from agents.evaluate.games import (
     keep_agents,
     play_games,
 )
+from agents.evaluate.journal import JournalError, RunJournal, run_key
 from agents.evaluate.pool import chunks, run_in_processes
 from agents.evaluate.results import EvalResult, GameOutcome, summarise
 from agents.evaluate.seating import AgentSpec, agent_label, spec_indices
 from agents.options import as_bound
 from agents.outcomes import has_rounds
 from agents.policy import Policy
+from agents.specs import spec_files
 from cardgym.registration import BoundGame, Game
 
-__all__ = ["EvalRequest", "evaluate", "evaluate_many"]
+__all__ = ["EvalRequest", "discard_journals", "evaluate", "evaluate_many", "run_journals"]
 
 
 @dataclass(frozen=True)
@@ -104,48 +107,112 @@ def evaluate(game: Game | BoundGame | str, num_players: int, agent_specs: Sequen
 
 
 def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
-                  progress: Callable[[int], None] | None = None) -> list[EvalResult]:
+                  progress: Callable[[int], None] | None = None,
+                  journal: str | Path | None = None) -> list[EvalResult]:
     """Play several runs on one process pool; one result per request, in order.
 
     Each result is the one :func:`evaluate` gives for its request alone;
     ``seconds`` is the wall time of the whole call, shared by all. ``progress``
-    is called with the number of games of each batch as it finishes.
+    is called with the number of games of each batch as it finishes (and first
+    with the games a journal already holds).
+
+    With ``journal`` (a folder), every finished game of a run whose agents are all
+    specs is kept there as its batch comes back (:mod:`agents.evaluate.journal`), and
+    the games a journal there already holds for a run with the same key are not played
+    again: a run that was stopped goes on where it stopped.
+
+    Raises:
+        ValueError: see :func:`evaluate`; ``JournalError`` for a journal file that
+            cannot be read. ``OutputError`` when the journal cannot be written.
     """
     if workers <= 0:
         raise ValueError(f"workers must be positive, got {workers}")
     if not requests:
         return []
+    if journal is not None and Path(journal).exists() and not Path(journal).is_dir():
+        raise JournalError(f"the journal {journal} is not a folder; give a folder (it is "
+                           "made when missing) for the finished games to be kept in")
     checked = [_check(request) for request in requests]
+    journals = [_journal(request, table.bound, table.specs, journal) for request, table
+                in zip(requests, checked, strict=True)]
     for table in checked:
         keep_agents(table.run, table.policies)
     try:
-        return _play(requests, checked, workers, progress)
+        return _play(requests, checked, journals, workers, progress)
     finally:
         for table in checked:
             forget_agents(table.run)
 
 
-def _play(requests: Sequence[EvalRequest], checked: Sequence[_Checked], workers: int,
+def run_journals(requests: Sequence[EvalRequest], journal: str | Path) -> list[RunJournal]:
+    """The journals in folder ``journal`` of the runs of ``requests`` that have one:
+    what :func:`evaluate_many` keeps there for them (to :meth:`~RunJournal.discard`
+    once their results are kept elsewhere)."""
+    found = [_journal(request, as_bound(request.game, request.num_players, request.options),
+                      list(request.agent_specs), journal) for request in requests]
+    return [run for run in found if run is not None]
+
+
+def discard_journals(requests: Sequence[EvalRequest], journal: str | Path) -> int:
+    """Remove the journal files in folder ``journal`` of the runs of ``requests``
+    (their results are kept elsewhere now); other runs' files stay. Returns how many
+    files were removed."""
+    removed = 0
+    for run in run_journals(requests, journal):
+        removed += run.path.exists()
+        run.discard()
+    return removed
+
+
+def _journal(request: EvalRequest, bound: BoundGame, specs: Sequence[AgentSpec],
+             journal: str | Path | None) -> RunJournal | None:
+    """The journal of a run in folder ``journal``, or ``None`` (no folder, or an agent
+    given as a policy object, which no key can name)."""
+    if journal is None or not all(isinstance(spec, str) for spec in specs):
+        return None
+    names = [str(spec) for spec in specs]
+    files = [path for spec in names for path in spec_files(spec, bound)]
+    key = run_key(bound.game.env_id, request.num_players, bound.options, names, files,
+                  request.seed, request.match_length, request.vector)
+    return RunJournal.open(journal, key)
+
+
+def _play(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
+          journals: Sequence[RunJournal | None], workers: int,
           progress: Callable[[int], None] | None) -> list[EvalResult]:
     """Play the checked runs; their agents are built already in this process."""
     start = time.perf_counter()
-    batches, owner = _batches([r for r in requests if not r.vector],
-                              [c for r, c in zip(requests, checked, strict=True) if not r.vector],
-                              workers)
-    aec = [number for number, request in enumerate(requests) if not request.vector]
-    owner = [aec[number] for number in owner]
     records: list[list[GameOutcome]] = [[] for _ in requests]
+    todo: list[list[int]] = []
+    for number, (request, run) in enumerate(zip(requests, journals, strict=True)):
+        if run is None:
+            todo.append(list(range(request.games)))
+            continue
+        missing = run.missing(request.games)
+        # The batched engine plays a run's games together: all of them, or none.
+        todo.append(list(range(request.games)) if request.vector and missing else missing)
+        if len(todo[-1]) < request.games:
+            records[number] = run.found(request.games)
+            if progress is not None:
+                progress(len(records[number]))
+    aec = [number for number, request in enumerate(requests)
+           if not request.vector and todo[number]]
+    batches, owner = _batches([requests[n] for n in aec], [checked[n] for n in aec],
+                              [todo[n] for n in aec], workers)
+    owner = [aec[number] for number in owner]
     for number, (request, table) in enumerate(zip(requests, checked, strict=True)):
-        if request.vector:
+        if request.vector and todo[number]:
             from agents.evaluate.batched import play_batched
 
             records[number] = play_batched(table.bound, table.policies, table.spec_of_agent,
                                            request.seed, request.games)
+            _keep(journals[number], records[number])
             if progress is not None:
                 progress(request.games)
     played = run_in_processes(play_games, batches, workers) if batches else []
     for number, batch, found in zip(owner, batches, played, strict=True):
         records[number].extend(found)
+        _keep(journals[number], found)
         if progress is not None:
             progress(len(batch.indices))
     seconds = time.perf_counter() - start
@@ -159,9 +226,15 @@ def _play(requests: Sequence[EvalRequest], checked: Sequence[_Checked], workers:
     return results
 
 
+def _keep(journal: RunJournal | None, outcomes: Sequence[GameOutcome]) -> None:
+    if journal is not None:
+        journal.add(outcomes)
+
+
 def _batches(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
-             workers: int) -> tuple[list[Batch], list[int]]:
-    """The batches of every run, and the request each belongs to."""
+             todo: Sequence[Sequence[int]], workers: int) -> tuple[list[Batch], list[int]]:
+    """The batches of every run (of the games ``todo`` lists for it), and the request
+    each belongs to."""
     # About four batches per worker in all (a worker builds a run's agents once, for
     # its first batch of the run).
     if not requests:
@@ -169,8 +242,10 @@ def _batches(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
     pieces = max(1, -(-workers * 4 // len(requests)))
     batches: list[Batch] = []
     owner: list[int] = []
-    for number, (request, table) in enumerate(zip(requests, checked, strict=True)):
-        for chunk in chunks(request.games, pieces):
+    for number, (request, table, games) in enumerate(zip(requests, checked, todo,
+                                                          strict=True)):
+        for piece in chunks(len(games), pieces):
+            chunk = games[piece.start:piece.stop]
             batches.append(Batch(table.bound, table.specs, request.seed, chunk,
                                  request.match_length, request.record_dir,
                                  [agent_label(s) for s in table.specs], table.run))

@@ -332,10 +332,14 @@ def test_command_line_rejects_unknown_agents_and_bad_match_lengths(
 
 def test_command_line_writes_markdown_and_csv(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "journal"
     status = main(["arena", "--env", "karel_kakelaar", "exploding_kittens", "--players", "2",
                    "--agents", "random", "heuristic", "--games", "4", "--workers", "1",
-                   "--output", str(tmp_path)])
+                   "--output", str(tmp_path / "out"), "--journal", str(journal)])
     assert status == 0
+    # The games were kept while they were played, and let go once written.
+    assert journal.is_dir() and list(journal.iterdir()) == []
+    tmp_path = tmp_path / "out"
     printed = capsys.readouterr().out
     assert "### karel_kakelaar, 2 players" in printed and "### exploding_kittens, 2 players" \
         in printed

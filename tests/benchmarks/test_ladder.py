@@ -4,6 +4,7 @@ matrix, the first seat, the files and the README table, and bad input."""
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -274,3 +275,65 @@ def test_the_first_seat_rate_has_its_interval() -> None:
     seat = FirstSeat("heuristic", games=100, wins=60)
     low, high = seat.interval
     assert seat.rate == 0.6 and 0.5 < low < 0.6 < high < 0.7
+
+
+# ------------------------------------------------------------------- journal
+
+
+def test_a_ladder_played_again_with_its_journal_plays_no_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every game of the first call is kept; the second call (one worker: the games
+    # would be played in this process) takes them all from the journal.
+    import agents.evaluate.run
+
+    first = run_ladder([(PETS, 2)], QUICK, games=2, first_seat_games=2, seed=4, workers=1,
+                       journal=tmp_path)
+
+    def no_game(batch: object) -> None:
+        raise AssertionError("a game was played again")
+
+    monkeypatch.setattr(agents.evaluate.run, "play_games", no_game)
+    again = run_ladder([(PETS, 2)], QUICK, games=2, first_seat_games=2, seed=4, workers=1,
+                       journal=tmp_path)[0]
+    assert [result.records for _, _, result in again.setting.runs] == [
+        result.records for _, _, result in first[0].setting.runs]
+    assert again.first_seat == first[0].first_seat
+
+
+def test_discarding_removes_this_ladders_journal_and_keeps_another(tmp_path: Path) -> None:
+    for seed in (4, 5):
+        run_ladder([(PETS, 2)], QUICK, games=1, first_seat_games=1, seed=seed, workers=1,
+                   journal=tmp_path)
+    files = sorted(tmp_path.glob("run-*.json"))
+    pairings = len(QUICK) * (len(QUICK) - 1) // 2
+    per_ladder = pairings + len(ladder.FIRST_SEAT_AGENTS)
+    assert len(files) == 2 * per_ladder
+    removed = ladder.discard_journal([(PETS, 2)], QUICK, 1, 1, 4, tmp_path)
+    assert removed == per_ladder
+    left = [json.loads(path.read_text())["key"]["seed"] for path in tmp_path.glob("run-*")]
+    assert len(left) == per_ladder
+    assert 4 not in left
+
+
+def test_the_command_line_removes_its_journal_once_the_results_are_written(
+        tmp_path: Path) -> None:
+    journal = tmp_path / "journal"
+    code = ladder.main(["--env", "karel_kakelaar", "--players", "2", "--games", "1",
+                        "--times", "0.002", "--first-seat-games", "1", "--workers", "1",
+                        "--no-progress", "--output", str(tmp_path / "out"),
+                        "--journal", str(journal)])
+    assert code == 0
+    assert (tmp_path / "out" / "ladder.csv").is_file()
+    assert journal.is_dir() and list(journal.iterdir()) == []
+
+
+def test_a_file_given_as_the_journal_is_refused(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("not a folder")
+    code = ladder.main(["--env", "karel_kakelaar", "--players", "2", "--games", "1",
+                        "--first-seat-games", "0", "--workers", "1", "--no-progress",
+                        "--output", str(tmp_path / "out"), "--journal", str(taken)])
+    assert code == 1
+    assert "is not a folder" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
