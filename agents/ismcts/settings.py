@@ -38,6 +38,11 @@ class SettingsError(ValueError):
     """An ``ismcts`` setting that does not parse or is out of range."""
 
 
+#: The prior's weight ``w`` when none is given (the only one ``select=puct`` accepts,
+#: since it does not use it).
+_DEFAULT_W = 1.0
+
+
 @dataclass(frozen=True)
 class IsmctsSettings:
     """Budget and behaviour of one search (see :mod:`agents.ismcts`).
@@ -94,7 +99,7 @@ class IsmctsSettings:
     rollout: str = "random"
     playouts: int = 16
     prior: str = "heuristic"
-    w: float = 1.0
+    w: float = _DEFAULT_W
     value: str = "rollout"
     reading: str = "none"
     epsilon: float = 0.1
@@ -129,6 +134,9 @@ class IsmctsSettings:
         if self.select == "puct" and self.prior != "policy":
             raise SettingsError("ismcts select=puct weighs the actions by a policy's "
                                 "probabilities: it goes with prior=policy")
+        if self.select == "puct" and self.w != _DEFAULT_W:
+            raise SettingsError(f"ismcts w={self.w:g} goes with select=ucb: with select=puct "
+                                "the exploration constant c weighs the prior")
         if not self.model:
             raise SettingsError("ismcts model must be baseline or the path of a model")
         if not (math.isfinite(self.epsilon) and 0 < self.epsilon < 1):

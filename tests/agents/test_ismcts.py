@@ -335,6 +335,14 @@ def test_spec_errors_say_what_is_wrong(spec: str, message: str) -> None:
     assert message in str(error.value)
 
 
+def test_settings_built_directly_refuse_a_weight_puct_would_ignore() -> None:
+    # The spec refuses w= with select=puct; so do settings built in Python, where a
+    # weight other than the default would otherwise be dropped without a word.
+    with pytest.raises(ValueError, match="ismcts w=5 goes with select=ucb"):
+        IsmctsSettings(iterations=5, select="puct", prior="policy", w=5)
+    assert IsmctsSettings(iterations=5, select="puct", prior="policy").select == "puct"
+
+
 def test_the_unknown_agent_message_lists_ismcts() -> None:
     with pytest.raises(AgentSpecError, match=r"ismcts\[:KEY=VALUE,\.\.\.\]"):
         make_policy("wizard", find_game("karel_kakelaar"), 2)
