@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.evaluate import evaluate
+from agents.evaluate import EvalRequest, discard_journals, evaluate
 from benchmarks.publish import publish
 from cardgym.arguments import game_count, worker_count
 from cardgym.registration import find_game, games, short_name
@@ -44,6 +44,8 @@ DEFAULT_SPECS = ("ismcts:iterations=1000",
 #: Added to the default rows of a game that lists its hidden choices.
 READING_SPEC = "ismcts:iterations=200,prior=policy,value=policy,w=2,reading=heuristic"
 DEFAULT_OPPONENTS = ("random", "heuristic")
+#: Where the finished games are kept until the table is written.
+DEFAULT_JOURNAL = "runs/ismcts-journal"
 
 
 @dataclass(frozen=True)
@@ -59,10 +61,12 @@ class Row:
 
 
 def measure(game: str, spec: str, opponent: str, games_: int, seed: int,
-            workers: int) -> Row:
-    """One row: ``spec`` against ``opponent`` at two players."""
+            workers: int, journal: str | Path | None = None) -> Row:
+    """One row: ``spec`` against ``opponent`` at two players (its games kept in
+    ``journal`` as they finish, and taken from there when it holds them)."""
     started = time.perf_counter()
-    result = evaluate(game, 2, [spec, opponent], games=games_, seed=seed, workers=workers)
+    result = evaluate(game, 2, [spec, opponent], games=games_, seed=seed, workers=workers,
+                      journal=journal)
     seconds = time.perf_counter() - started
     search = result.agents[0]
     rounds = search.round_wins / search.rounds if search.rounds else None
@@ -107,9 +111,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workers", type=worker_count, default=2)
     parser.add_argument("--output", type=Path, default=None)
+    parser.add_argument("--journal", default=DEFAULT_JOURNAL, metavar="DIR",
+                        help="folder that keeps every finished game, so that the same "
+                             "command after a stop plays only the games still missing "
+                             f"(default {DEFAULT_JOURNAL}); the table's files there are "
+                             "removed once it is written")
     args = parser.parse_args(argv)
     chosen = args.env or [g.name for g in games() if 2 in g.baseline_players]
     rows = []
+    played: list[EvalRequest] = []
     for game in chosen:
         specs = args.specs or [*DEFAULT_SPECS, *(
             [READING_SPEC] if find_game(game).hidden_choices is not None else [])]
@@ -117,9 +127,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             for opponent in args.opponents:
                 print(f"ismcts_table: {game}, {spec} vs {opponent} ...", file=sys.stderr,
                       flush=True)
-                rows.append(measure(game, spec, opponent, args.games, args.seed, args.workers))
+                rows.append(measure(game, spec, opponent, args.games, args.seed, args.workers,
+                                    args.journal))
+                played.append(EvalRequest(game, 2, [spec, opponent], args.games, args.seed))
     text = format_table(rows, args.seed, args.workers)
     publish(text, args.output, "ismcts.md")
+    discard_journals(played, args.journal)
     return 0
 
 

@@ -682,7 +682,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         ladders = run_ladder(settings, ladder, args.games, args.first_seat_games, args.seed,
                              args.workers, show_progress=not namespace.no_progress,
                              journal=args.journal)
-    except (JournalError, OutputError) as error:
+    except JournalError as error:
+        parser.error(f"--journal: {error}")
+    except OutputError as error:  # the journal could not be written: no room, no permission
         print(f"error: {error}", file=sys.stderr)
         return 1
     seconds = time.perf_counter() - start

@@ -58,6 +58,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "plays one back")
     add_overwrite_argument(parser, "write --record into a folder that already holds files, "
                                    "replacing records of the same names")
+    parser.add_argument("--journal", default=None, metavar="DIR",
+                        help="keep every finished game in DIR, so that the same command "
+                             "after a stop or crash plays only the games still missing; "
+                             "this run's file there is removed once the result is printed")
     parser.add_argument("--vector", action="store_true",
                         help="play every game at once on the game's batched engine "
                              "(cardgym.vector), in this process: agents that act from "
@@ -66,7 +70,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from agents.evaluate import agent_count_rule, format_eval
+    from agents.evaluate import EvalRequest, agent_count_rule, discard_journals, format_eval
+    from agents.evaluate.journal import JournalError
 
     default = len(args.agents) if len(args.agents) > 2 else min(find_game(args.game).player_counts)
     bound, _ = checked_table(args, args.players, default)
@@ -89,10 +94,18 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     print(f"eval: {short_name(game.env_id)}, {count} players, {args.games} games, "
           f"{args.workers} worker(s) ...", file=sys.stderr)
     with Progress(args.games, "eval", "game", enabled=not args.no_progress) as bar:
-        result = evaluate(bound, count, args.agents, games=args.games, seed=args.seed,
-                          workers=args.workers, progress=bar.update, record_dir=args.record,
-                          vector=args.vector, built=[built[spec] for spec in args.agents])
+        try:
+            result = evaluate(bound, count, args.agents, games=args.games, seed=args.seed,
+                              workers=args.workers, progress=bar.update,
+                              record_dir=args.record, vector=args.vector,
+                              built=[built[spec] for spec in args.agents],
+                              journal=args.journal)
+        except JournalError as error:
+            raise UsageError(f"--journal: {error}") from None
     print(format_eval(result), file=out)
+    if args.journal is not None:
+        discard_journals([EvalRequest(bound, count, args.agents, args.games, args.seed,
+                                      vector=args.vector)], args.journal)
     if args.record is not None:
         print(f"wrote {args.games * result.match_length} game records to {args.record}",
               file=out)

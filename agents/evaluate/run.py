@@ -66,7 +66,8 @@ def evaluate(game: Game | BoundGame | str, num_players: int, agent_specs: Sequen
              options: Mapping[str, Any] | None = None, match_length: int = 1,
              progress: Callable[[int], None] | None = None,
              record_dir: str | None = None, vector: bool = False,
-             built: Sequence[Policy] | None = None) -> EvalResult:
+             built: Sequence[Policy] | None = None,
+             journal: str | Path | None = None) -> EvalResult:
     """Play ``games`` seeded games and count who won.
 
     Args:
@@ -94,6 +95,8 @@ def evaluate(game: Game | BoundGame | str, num_players: int, agent_specs: Sequen
         built: the agents of ``agent_specs``, one per spec, built already in this
             process (for ``game`` bound: the command line builds them to check them);
             this process plays with them instead of building them again.
+        journal: a folder that keeps every finished game; the same call after a stop
+            plays only the games still missing (see :func:`evaluate_many`).
 
     Raises:
         ValueError: a bad size, seat count, agent count or match length;
@@ -103,7 +106,7 @@ def evaluate(game: Game | BoundGame | str, num_players: int, agent_specs: Sequen
     """
     request = EvalRequest(game, num_players, agent_specs, games, seed, options, match_length,
                           record_dir, vector, built)
-    return evaluate_many([request], workers, progress)[0]
+    return evaluate_many([request], workers, progress, journal)[0]
 
 
 def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,

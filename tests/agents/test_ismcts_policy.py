@@ -204,7 +204,9 @@ def test_the_ismcts_table_has_a_row_per_spec_and_opponent(tmp_path: Any) -> None
     assert ismcts_table.main(["--env", "kuhn_poker", "--specs", "ismcts:iterations=10",
                               "ismcts:iterations=5,prior=none", "--opponents", "random",
                               "heuristic", "--games", "6", "--workers", "1",
-                              "--output", str(tmp_path)]) == 0
+                              "--output", str(tmp_path),
+                              "--journal", str(tmp_path / "journal")]) == 0
+    assert list((tmp_path / "journal").iterdir()) == []
     table = (tmp_path / "ismcts.md").read_text()
     rows = [line.split(" | ")[1:3] for line in table.splitlines()
             if line.startswith("| kuhn_poker")]

@@ -331,9 +331,11 @@ def test_a_file_given_as_the_journal_is_refused(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     taken = tmp_path / "taken"
     taken.write_text("not a folder")
-    code = ladder.main(["--env", "karel_kakelaar", "--players", "2", "--games", "1",
-                        "--first-seat-games", "0", "--workers", "1", "--no-progress",
-                        "--output", str(tmp_path / "out"), "--journal", str(taken)])
-    assert code == 1
-    assert "is not a folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        ladder.main(["--env", "karel_kakelaar", "--players", "2", "--games", "1",
+                     "--first-seat-games", "0", "--workers", "1", "--no-progress",
+                     "--output", str(tmp_path / "out"), "--journal", str(taken)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--journal: the journal" in err and "is not a folder" in err
     assert not (tmp_path / "out").exists()

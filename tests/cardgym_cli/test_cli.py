@@ -289,6 +289,22 @@ def test_eval_is_the_same_with_two_workers(capsys: pytest.CaptureFixture[str]) -
     assert "match wins" in alone and "rounds won" in alone
 
 
+def test_eval_with_a_journal_prints_the_same_table_and_lets_the_journal_go(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ["eval", "karel_kakelaar", "--agents", "heuristic", "random", "--games", "6",
+            "--seed", "3", "--workers", "1"]
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    journal = tmp_path / "journal"
+    assert main([*argv, "--journal", str(journal)]) == 0
+    assert capsys.readouterr().out == plain
+    assert journal.is_dir() and list(journal.iterdir()) == []
+    taken = tmp_path / "taken"
+    taken.write_text("a file")
+    assert main([*argv, "--journal", str(taken)]) == 2
+    assert "--journal: the journal" in capsys.readouterr().err
+
+
 def test_play_runs_a_whole_game_from_standard_input(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
