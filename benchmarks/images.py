@@ -138,9 +138,21 @@ def _ladder_figure(rows: Sequence[Mapping[str, str]]) -> Any:
 
     from benchmarks.charts import draw_ladder, ladder_matrices
 
-    count = len(ladder_matrices(rows))
-    fig, axes = plt.subplots(1, count, figsize=(max(3.6 * count, 5.0), 4.2), squeeze=False)
-    draw_ladder(list(axes[0]), rows)
+    # One column per game, one row per table size of a game (two players first).
+    matrices = ladder_matrices(rows)
+    games = list(dict.fromkeys(matrix.game for matrix in matrices))
+    places = []
+    for matrix in matrices:
+        sizes = sorted(m.players for m in matrices if m.game == matrix.game)
+        places.append((sizes.index(matrix.players), games.index(matrix.game)))
+    height = max(row for row, _ in places) + 1
+    fig, axes = plt.subplots(height, len(games), figsize=(max(3.6 * len(games), 5.0),
+                                                          4.2 * height), squeeze=False)
+    draw_ladder([axes[row][column] for row, column in places], rows)
+    for row in range(height):
+        for column in range(len(games)):
+            if (row, column) not in places:
+                axes[row][column].set_axis_off()
     fig.suptitle("Ladder: win rate of the row rung against the column rung\n"
                  "(blue above the even share, red below)", fontsize=9)
     fig.tight_layout()

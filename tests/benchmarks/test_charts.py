@@ -147,3 +147,23 @@ def test_the_ladder_chart_draws_each_settings_matrix_from_its_rows() -> None:
         assert texts == sorted(f"{float(row['win_rate']):.2f}" for row in rows[:6])
     finally:
         plt.close(fig)
+
+
+def test_the_ladder_picture_puts_each_game_in_a_column_and_each_table_size_in_a_row() -> None:
+    import matplotlib.pyplot as plt
+
+    from benchmarks.images import _ladder_figure
+
+    pair = [(1, 2, 0.7), (2, 1, 0.3)]
+    rows = [_ladder_row(game, players, i, j, rate)
+            for game, players in (("exploding_kittens", 2), ("karel_kakelaar", 2),
+                                  ("karel_kakelaar", 5))
+            for i, j, rate in pair]
+    fig = _ladder_figure(rows)
+    try:
+        grid = [[ax.get_title() if ax.axison else None for ax in fig.axes[r * 2:r * 2 + 2]]
+                for r in range(2)]
+        assert grid == [["exploding kittens, 2 players", "karel kakelaar, 2 players"],
+                        [None, "karel kakelaar, 5 players"]]
+    finally:
+        plt.close(fig)
