@@ -166,9 +166,11 @@ def spec_files(spec: str, bound: BoundGame) -> list[Path]:
             settings = parse_settings(argument)
         except ValueError as error:
             raise AgentSpecError(str(error)) from None
-        if settings.uses_model:
-            paths = ([baseline_policy_path(bound.game, bound.num_players)]
-                     if settings.model == "baseline" else [Path(settings.model)])
+        if settings.uses_model and settings.model == "baseline":
+            paths = [baseline_policy_path(bound.game, bound.num_players)]
+        elif settings.uses_model:
+            weights, archive = resolve_model_path(settings.model)
+            paths = [weights] if archive is None else [weights, archive]
     return [path for path in paths if path.is_file()]
 
 

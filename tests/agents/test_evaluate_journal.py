@@ -107,6 +107,16 @@ def test_runs_that_differ_keep_files_of_their_own(tmp_path: Path) -> None:
     assert len(_files(tmp_path)) == 4
 
 
+def test_a_run_folder_named_by_a_spec_is_read_through_its_policy_file(
+        tmp_path: Path) -> None:
+    bound = as_bound(KK, 2, None)
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copyfile(baseline_policy_path(KK, 2), run / "model.safetensors")
+    for spec in (f"model:{run}", f"ismcts:iterations=5,prior=policy,model={run}"):
+        assert spec_files(spec, bound) == [run / "model.safetensors"], spec
+
+
 def test_a_changed_model_file_changes_the_key(tmp_path: Path) -> None:
     # The key holds the content of every model file a spec reads: the same path
     # with other bytes is another run.
