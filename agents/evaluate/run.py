@@ -33,6 +33,11 @@ from cardgym.registration import BoundGame, Game
 __all__ = ["EvalRequest", "discard_journals", "evaluate", "evaluate_many", "run_journals"]
 
 
+#: The most games in one batch of a journaled run: the most a stop can lose per
+#: worker process (a batch's games reach the journal when the batch comes back).
+JOURNAL_BATCH = 10
+
+
 @dataclass(frozen=True)
 class EvalRequest:
     """One run of :func:`evaluate_many`: the arguments of :func:`evaluate` but ``workers``."""
@@ -201,7 +206,8 @@ def _play(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
     aec = [number for number, request in enumerate(requests)
            if not request.vector and todo[number]]
     batches, owner = _batches([requests[n] for n in aec], [checked[n] for n in aec],
-                              [todo[n] for n in aec], workers)
+                              [todo[n] for n in aec], workers,
+                              [journals[n] is not None for n in aec])
     owner = [aec[number] for number in owner]
     for number, (request, table) in enumerate(zip(requests, checked, strict=True)):
         if request.vector and todo[number]:
@@ -235,19 +241,22 @@ def _keep(journal: RunJournal | None, outcomes: Sequence[GameOutcome]) -> None:
 
 
 def _batches(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
-             todo: Sequence[Sequence[int]], workers: int) -> tuple[list[Batch], list[int]]:
+             todo: Sequence[Sequence[int]], workers: int,
+             journaled: Sequence[bool]) -> tuple[list[Batch], list[int]]:
     """The batches of every run (of the games ``todo`` lists for it), and the request
     each belongs to."""
     # About four batches per worker in all (a worker builds a run's agents once, for
-    # its first batch of the run).
+    # its first batch of the run); a journaled run's batches hold at most
+    # JOURNAL_BATCH games, so that a stop loses little.
     if not requests:
         return [], []
     pieces = max(1, -(-workers * 4 // len(requests)))
     batches: list[Batch] = []
     owner: list[int] = []
-    for number, (request, table, games) in enumerate(zip(requests, checked, todo,
-                                                          strict=True)):
-        for piece in chunks(len(games), pieces):
+    for number, (request, table, games, kept) in enumerate(zip(requests, checked, todo,
+                                                                journaled, strict=True)):
+        parts = max(pieces, -(-len(games) // JOURNAL_BATCH)) if kept else pieces
+        for piece in chunks(len(games), parts):
             chunk = games[piece.start:piece.stop]
             batches.append(Batch(table.bound, table.specs, request.seed, chunk,
                                  request.match_length, request.record_dir,

@@ -236,3 +236,19 @@ def test_a_batched_run_is_kept_whole_and_taken_whole(tmp_path: Path) -> None:
     again = evaluate_many([request], workers=1, progress=calls.append, journal=tmp_path)[0]
     assert calls == [4]
     assert again.records == first.records
+
+
+def test_a_journaled_run_comes_back_in_small_batches(tmp_path: Path) -> None:
+    # Without a journal one run of 80 games on one worker is four batches of 20; with
+    # one, no batch holds more than JOURNAL_BATCH (10) games, so that a stop loses at
+    # most that many per worker. The games are the same either way.
+    from agents.evaluate.run import JOURNAL_BATCH
+
+    plain: list[int] = []
+    alone = evaluate_many([_request(80)], workers=1, progress=plain.append)[0]
+    kept: list[int] = []
+    journaled = evaluate_many([_request(80)], workers=1, progress=kept.append,
+                              journal=tmp_path)[0]
+    assert plain == [20, 20, 20, 20]
+    assert kept == [JOURNAL_BATCH] * (80 // JOURNAL_BATCH)
+    assert journaled.records == alone.records
