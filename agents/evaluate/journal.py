@@ -2,7 +2,8 @@
 
 ``evaluate_many(requests, journal=DIR)`` keeps one file per run in ``DIR``: the run's
 key and the outcome of every game it has finished, rewritten whole
-(:func:`cardgym.files.atomic_write`) as each batch of games comes back. The same
+(:func:`cardgym.files.atomic_write`) as each batch of games comes back (at most
+:data:`~agents.evaluate.run.JOURNAL_BATCH` games a batch). The same
 requests again, with the same journal, play only the games that are not in it, and
 give the result one uninterrupted run would give (for agents whose moves depend on
 the seed alone; a search with a time per move plays as the machine lets it).
