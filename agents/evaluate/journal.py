@@ -34,7 +34,8 @@ from agents.evaluate.results import GameOutcome
 from cardgym.errors import CardgymError
 from cardgym.files import atomic_write, os_problem
 
-__all__ = ["JOURNAL_KIND", "JournalError", "RunJournal", "run_key"]
+__all__ = ["JOURNAL_KIND", "JournalError", "RunJournal", "file_digests", "plain_options",
+           "run_key"]
 
 #: What a journal file says it is.
 JOURNAL_KIND = "cardgym evaluation journal"
@@ -54,15 +55,23 @@ def _digest(path: Path) -> str:
     return sha.hexdigest()
 
 
+def file_digests(files: Iterable[Path]) -> dict[str, str]:
+    """The sha256 of each file's content, by path."""
+    return {str(path): _digest(path) for path in sorted(set(files))}
+
+
+def plain_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Rule options as JSON holds them (tuples as lists, the rest as text)."""
+    return json.loads(json.dumps(dict(options), sort_keys=True, default=str))  # type: ignore[no-any-return]
+
+
 def run_key(game: str, num_players: int, options: Mapping[str, Any], specs: Sequence[str],
             files: Iterable[Path], seed: int, match_length: int, vector: bool,
             ) -> dict[str, Any]:
     """The key of a run: what its games depend on (``files``: the model files the specs
     read, by content)."""
-    models = {str(path): _digest(path) for path in sorted(set(files))}
-    return {"game": game, "players": num_players,
-            "options": json.loads(json.dumps(dict(options), sort_keys=True, default=str)),
-            "agents": list(specs), "models": models, "seed": seed,
+    return {"game": game, "players": num_players, "options": plain_options(options),
+            "agents": list(specs), "models": file_digests(files), "seed": seed,
             "match_length": match_length, "engine": "batched" if vector else "aec"}
 
 
