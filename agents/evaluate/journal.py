@@ -15,7 +15,10 @@ table size, the agent specs, the sha256 of every model file those specs read
 (a model retrained, another seed) gets a file of its own and nothing is mixed; the
 number of games is not in the key (game ``g`` of a run is the same game however many
 are asked for), so a longer run reuses a shorter one's games. Runs with agents given
-as policy objects, which no spec names, are not journaled.
+as policy objects, which no spec names, are not journaled. Each result names its file
+(:attr:`~agents.evaluate.results.EvalResult.journal`), and
+:func:`~agents.evaluate.run.discard_journals` removes the files of results that are
+kept elsewhere.
 
 A file is JSON: ``{"journal": ..., "version": 1, "key": {...}, "games": [...]}``, one
 object per finished game (:class:`~agents.evaluate.results.GameOutcome`'s fields).
@@ -32,32 +35,17 @@ from typing import Any
 
 from agents.evaluate.results import GameOutcome
 from cardgym.errors import CardgymError
-from cardgym.files import atomic_write, os_problem
+from cardgym.files import atomic_write, file_digests, os_problem
 
-__all__ = ["JOURNAL_KIND", "JournalError", "RunJournal", "file_digests", "plain_options",
-           "run_key"]
+__all__ = ["JOURNAL_KIND", "JournalError", "RunJournal", "plain_options", "run_key"]
 
 #: What a journal file says it is.
 JOURNAL_KIND = "cardgym evaluation journal"
 VERSION = 1
-_CHUNK = 1 << 20
 
 
 class JournalError(CardgymError, ValueError):
     """A journal file that cannot be read, or one that belongs to another run."""
-
-
-def _digest(path: Path) -> str:
-    sha = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            sha.update(chunk)
-    return sha.hexdigest()
-
-
-def file_digests(files: Iterable[Path]) -> dict[str, str]:
-    """The sha256 of each file's content, by path."""
-    return {str(path): _digest(path) for path in sorted(set(files))}
 
 
 def plain_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -158,7 +146,3 @@ class RunJournal:
         payload = {"journal": JOURNAL_KIND, "version": VERSION, "key": self.key,
                    "games": [asdict(self.games[g]) for g in sorted(self.games)]}
         atomic_write(self.path, json.dumps(payload, separators=(",", ":")) + "\n")
-
-    def discard(self) -> None:
-        """Remove the file (the run's result is kept elsewhere now)."""
-        self.path.unlink(missing_ok=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -30,7 +30,7 @@ from agents.policy import Policy
 from agents.specs import spec_files
 from cardgym.registration import BoundGame, Game
 
-__all__ = ["EvalRequest", "discard_journals", "evaluate", "evaluate_many", "run_journals"]
+__all__ = ["EvalRequest", "discard_journals", "evaluate", "evaluate_many"]
 
 
 #: The most games in one batch of a journaled run: the most a stop can lose per
@@ -152,23 +152,15 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
             forget_agents(table.run)
 
 
-def run_journals(requests: Sequence[EvalRequest], journal: str | Path) -> list[RunJournal]:
-    """The journals in folder ``journal`` of the runs of ``requests`` that have one:
-    what :func:`evaluate_many` keeps there for them (to :meth:`~RunJournal.discard`
-    once their results are kept elsewhere)."""
-    found = [_journal(request, as_bound(request.game, request.num_players, request.options),
-                      list(request.agent_specs), journal) for request in requests]
-    return [run for run in found if run is not None]
-
-
-def discard_journals(requests: Sequence[EvalRequest], journal: str | Path) -> int:
-    """Remove the journal files in folder ``journal`` of the runs of ``requests``
-    (their results are kept elsewhere now); other runs' files stay. Returns how many
-    files were removed."""
+def discard_journals(results: Iterable[EvalResult]) -> int:
+    """Remove the journal file of each of ``results`` (:attr:`EvalResult.journal`),
+    once the results are kept elsewhere; other runs' files in the same folder stay.
+    Returns how many files were removed."""
     removed = 0
-    for run in run_journals(requests, journal):
-        removed += run.path.exists()
-        run.discard()
+    for result in results:
+        if result.journal is not None and result.journal.exists():
+            result.journal.unlink(missing_ok=True)
+            removed += 1
     return removed
 
 
@@ -226,12 +218,14 @@ def _play(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
             progress(len(batch.indices))
     seconds = time.perf_counter() - start
     results = []
-    for request, table, run_records in zip(requests, checked, records, strict=True):
+    for request, table, run_records, run in zip(requests, checked, records, journals,
+                                                strict=True):
         run_records.sort(key=lambda record: record.index)
         results.append(summarise(table.bound.game, request.num_players,
                                  [agent_label(spec) for spec in table.specs],
                                  table.spec_of_agent, request.seed, table.options, run_records,
-                                 seconds, request.match_length))
+                                 seconds, request.match_length,
+                                 None if run is None else run.path))
     return results
 
 
