@@ -18,7 +18,9 @@ are asked for), so a longer run reuses a shorter one's games. Runs with agents g
 as policy objects, which no spec names, are not journaled. Each result names its file
 (:attr:`~agents.evaluate.results.EvalResult.journal`), and
 :func:`~agents.evaluate.run.discard_journals` removes the files of results that are
-kept elsewhere.
+kept elsewhere. A process playing a run holds its lock file (``.run-DIGEST.lock``,
+:meth:`RunJournal.hold`): the same run started a second time into the same folder while
+the first plays is refused; other runs share the folder freely.
 
 A file is JSON: ``{"journal": ..., "version": 1, "key": {...}, "games": [...]}``, one
 object per finished game (:class:`~agents.evaluate.results.GameOutcome`'s fields).
@@ -29,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,7 +40,8 @@ from agents.evaluate.results import GameOutcome
 from cardgym.errors import CardgymError
 from cardgym.files import atomic_write, file_digests, os_problem
 
-__all__ = ["JOURNAL_KIND", "JournalError", "RunJournal", "plain_options", "run_key"]
+__all__ = ["JOURNAL_KIND", "JournalError", "RunJournal", "lock_path", "plain_options",
+           "run_key"]
 
 #: What a journal file says it is.
 JOURNAL_KIND = "cardgym evaluation journal"
@@ -51,6 +55,11 @@ class JournalError(CardgymError, ValueError):
 def plain_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """Rule options as JSON holds them (tuples as lists, the rest as text)."""
     return json.loads(json.dumps(dict(options), sort_keys=True, default=str))  # type: ignore[no-any-return]
+
+
+def lock_path(journal: Path) -> Path:
+    """The lock file of the journal file ``journal``: ``.run-DIGEST.lock`` beside it."""
+    return journal.with_name(f".{journal.stem}.lock")
 
 
 def run_key(game: str, num_players: int, options: Mapping[str, Any], specs: Sequence[str],
@@ -125,6 +134,28 @@ class RunJournal:
             raise JournalError(f"{path} holds a game that cannot be read ({error!r}); remove "
                                "it to play its games again") from None
         return journal
+
+    @property
+    def lock(self) -> Path:
+        """The file a process playing the run holds locked (:meth:`hold`)."""
+        return lock_path(self.path)
+
+    def hold(self) -> AbstractContextManager[None]:
+        """Hold the run for this process while the ``with`` block runs, so that a
+        second process playing the same run into the same folder at the same time is
+        refused rather than playing the same games and overwriting the file.
+
+        Raises:
+            JournalError: another process holds the run; the message names it.
+            OutputError: the folder cannot be made.
+        """
+        from agents.runs import hold_lock
+
+        def in_use(holder: str) -> Exception:
+            return JournalError(f"{self.path} is being played by another process ({holder}); "
+                                "wait for it to end, or give another journal folder")
+
+        return hold_lock(self.lock, in_use, "make the journal folder")
 
     def missing(self, games: int) -> list[int]:
         """The numbers of the first ``games`` games that the journal does not hold."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -20,7 +21,7 @@ from agents.evaluate.games import (
     keep_agents,
     play_games,
 )
-from agents.evaluate.journal import JournalError, RunJournal, run_key
+from agents.evaluate.journal import JournalError, RunJournal, lock_path, run_key
 from agents.evaluate.pool import chunks, run_in_processes
 from agents.evaluate.results import EvalResult, GameOutcome, summarise
 from agents.evaluate.seating import AgentSpec, agent_label, spec_indices
@@ -129,9 +130,13 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
     the games a journal there already holds for a run with the same key are not played
     again: a run that was stopped goes on where it stopped.
 
+    A run's journal is held for the whole call (:meth:`RunJournal.hold`): the same
+    run started again into the same folder while this call plays it is refused.
+
     Raises:
         ValueError: see :func:`evaluate`; ``JournalError`` for a journal file that
-            cannot be read. ``OutputError`` when the journal cannot be written.
+            cannot be read or a run another process is playing into the same folder.
+            ``OutputError`` when the journal cannot be written.
     """
     if workers <= 0:
         raise ValueError(f"workers must be positive, got {workers}")
@@ -143,13 +148,17 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
     checked = [_check(request) for request in requests]
     journals = [_journal(request, table.bound, table.specs, journal) for request, table
                 in zip(requests, checked, strict=True)]
-    for table in checked:
-        keep_agents(table.run, table.policies)
-    try:
-        return _play(requests, checked, journals, workers, progress)
-    finally:
+    with ExitStack() as held:
+        # Once per file: the same run asked twice in one call is not another process.
+        for run in {run.path: run for run in journals if run is not None}.values():
+            held.enter_context(run.hold())
         for table in checked:
-            forget_agents(table.run)
+            keep_agents(table.run, table.policies)
+        try:
+            return _play(requests, checked, journals, workers, progress)
+        finally:
+            for table in checked:
+                forget_agents(table.run)
 
 
 def discard_journals(results: Iterable[EvalResult]) -> int:
@@ -158,9 +167,10 @@ def discard_journals(results: Iterable[EvalResult]) -> int:
     Returns how many files were removed."""
     removed = 0
     for result in results:
-        if result.journal is not None and result.journal.exists():
+        if result.journal is not None:
+            removed += result.journal.exists()
             result.journal.unlink(missing_ok=True)
-            removed += 1
+            lock_path(result.journal).unlink(missing_ok=True)
     return removed
 
 

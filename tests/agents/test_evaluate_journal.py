@@ -6,6 +6,7 @@ file; a journal that cannot be read or written says so and plays nothing."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -240,6 +241,30 @@ def test_discarded_journals_are_gone_and_others_stay(tmp_path: Path) -> None:
     assert discard_journals([first]) == 0
     [left] = _files(tmp_path)
     assert json.loads(left.read_text())["key"]["seed"] == 2
+
+
+def test_a_run_another_process_is_playing_into_the_folder_is_refused(
+        tmp_path: Path) -> None:
+    # While one process holds the run (here: this test, through a lock of its own),
+    # the same run into the same folder is refused before any game, naming the holder;
+    # another run shares the folder freely. Once let go, the run plays.
+    path = _journal_file(tmp_path)
+    before = path.read_text()
+    holder = RunJournal.open(tmp_path, json.loads(before)["key"])
+    calls: list[int] = []
+    with holder.hold():
+        with pytest.raises(JournalError, match=r"being played by another process \(process "
+                           rf"{os.getpid()} "):
+            evaluate_many([_request(3)], workers=1, progress=calls.append, journal=tmp_path)
+        assert calls == [] and path.read_text() == before
+        [other] = evaluate_many([_request(2, seed=9)], workers=1, journal=tmp_path)
+        assert other.games == 2
+    [played] = evaluate_many([_request(3)], workers=1, journal=tmp_path)
+    assert played.games == 3
+    # The same run twice in one call is no other process.
+    assert len(evaluate_many([_request(3), _request(3)], workers=1, journal=tmp_path)) == 2
+    assert discard_journals([played, other]) == 2
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_batched_run_is_kept_whole_and_taken_whole(tmp_path: Path) -> None:
