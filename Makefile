@@ -66,7 +66,7 @@ typecheck: $(VENV)/.installed
 	$(PY) -m mypy
 
 test: $(VENV)/.installed $(CHROMIUM) lint typecheck
-	$(PY) -m pytest -n 2 --dist worksteal -q
+	$(PY) -m pytest -n 2 --dist worksteal -q --durations=25
 
 bench: $(VENV)/.installed
 	$(PY) -m cardgym_cli bench

@@ -22,7 +22,8 @@ from agents.model_card import ModelError, card_path, read_card
 from agents.policy_file import load_network, weights_path
 from cardgym.files import atomic_save
 
-__all__ = ["OPTIMIZER_SUFFIX", "RESUME_SETTINGS", "checkpoint_files", "checkpoints_in",
+__all__ = ["OPTIMIZER_SUFFIX", "RESUME_SETTINGS", "card_differences", "checkpoint_files",
+           "checkpoints_in",
            "describe_incomplete", "incomplete_checkpoints", "latest_checkpoint",
            "load_optimizer", "optimizer_path", "read_eval", "restore", "resume_point",
            "save_optimizer"]
@@ -138,11 +139,12 @@ def resume_point(run_dir: Path, timesteps: int,
                  current: Mapping[str, Any]) -> tuple[int, Path]:
     """The steps trained and the latest checkpoint of the run in ``run_dir``, to be
     continued up to ``timesteps`` with the training settings ``current`` (a
-    ``TrainArgs`` as a dict).
+    ``TrainArgs`` as a dict, with ``opponent_models``; see :func:`card_differences`).
 
     Raises:
         ValueError: the run has no checkpoint, has already trained ``timesteps``
-            steps, or was trained with other settings (:data:`RESUME_SETTINGS`).
+            steps, or was trained with other settings (:data:`RESUME_SETTINGS`) or
+            against opponents whose model files have changed since.
     """
     latest = latest_checkpoint(run_dir)
     if latest is None:
@@ -155,13 +157,7 @@ def resume_point(run_dir: Path, timesteps: int,
     if steps >= timesteps:
         raise ValueError(f"--resume: {run_dir} has already trained {steps} steps; ask "
                          f"for more than that with --timesteps (got {timesteps})")
-    card = read_card(checkpoint) or {}
-    recorded = dict(card.get("settings") or {})
-    recorded["players"] = card.get("players")
-    recorded["options"] = card.get("options", {})
-    differ = [f"{key}: the run has {_plain(recorded.get(key))}, this call "
-              f"{_plain(current[key])}" for key in RESUME_SETTINGS
-              if key in recorded and _plain(recorded.get(key)) != _plain(current[key])]
+    differ = card_differences(read_card(checkpoint) or {}, current)
     if differ:
         raise ValueError(f"--resume: settings differ from {checkpoint.name}'s ("
                          + "; ".join(differ) + "); resume with the run's own settings")
@@ -171,6 +167,29 @@ def resume_point(run_dir: Path, timesteps: int,
 #: Settings a resumed run must share with the run it continues.
 RESUME_SETTINGS = ("players", "net_arch", "options", "opponents", "vector", "league",
                    "pfsp_self")
+
+
+def card_differences(card: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:
+    """How the training settings ``current`` (a ``TrainArgs`` as a dict, with
+    ``opponent_models``: the content of the opponents' model files, by spec; see
+    :func:`agents.train.opponent_models`) differ from those a checkpoint's or model's
+    ``card`` records, in :data:`RESUME_SETTINGS` and the opponents' models; one phrase
+    per difference, none when they agree. A card without a setting (written by an
+    earlier cardgym) agrees on it."""
+    recorded = dict(card.get("settings") or {})
+    recorded["players"] = card.get("players")
+    recorded["options"] = card.get("options", {})
+    differ = [f"{key}: the run has {_plain(recorded.get(key))}, this call "
+              f"{_plain(current[key])}" for key in RESUME_SETTINGS
+              if key in recorded and _plain(recorded.get(key)) != _plain(current[key])]
+    models = card.get("opponent_models")
+    now = current.get("opponent_models")
+    if isinstance(models, dict) and now is not None:
+        changed = sorted(spec for spec in {*models, *now} if models.get(spec) != now.get(spec))
+        if changed:
+            differ.append(f"the model files of opponent {', '.join(changed)} changed since "
+                          "the run trained against them")
+    return differ
 
 
 def restore(model: Any, game: Any, players: int, options: Mapping[str, Any], steps: int,

@@ -16,7 +16,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import IO, Any
@@ -26,7 +26,7 @@ from cardgym.errors import shorten
 from cardgym.files import os_problem
 
 __all__ = ["LOCK_FILE", "MAX_NAME_BYTES", "RunInUseError", "check_run_folder",
-           "check_run_name", "earlier_run", "hold_run_folder", "refuse_overwrite",
+           "check_run_name", "earlier_run", "hold_lock", "hold_run_folder", "refuse_overwrite",
            "remove_partial_files", "run_folder"]
 
 #: The longest folder name most file systems take (in bytes of UTF-8).
@@ -122,23 +122,41 @@ def hold_run_folder(run_dir: Path) -> Iterator[Path]:
         OutputError: the folder cannot be made (a file in its place, no room, a
             name too long); the message names the path and the cause.
     """
+    def in_use(holder: str) -> Exception:
+        return RunInUseError(f"{run_dir} is in use by another run ({holder}); wait for it "
+                             "to end or stop it, or choose another --run-name or --output")
+
+    with hold_lock(run_dir / LOCK_FILE, in_use, "make the run folder"):
+        yield run_dir
+
+
+@contextmanager
+def hold_lock(path: Path, in_use: Callable[[str], Exception],
+              doing: str = "write") -> Iterator[None]:
+    """Hold the file ``path`` locked for this process while the ``with`` block runs
+    (made with its folder when missing), the holder (process, host, command, start)
+    written into it; see :func:`hold_run_folder`.
+
+    Raises:
+        Exception: ``in_use(holder)`` when another process holds the lock, ``holder``
+            saying who.
+        OutputError: the file cannot be made (``doing`` says what for).
+    """
     try:
-        run_dir.mkdir(parents=True, exist_ok=True)
-        handle = open(run_dir / LOCK_FILE, "a+", encoding="utf-8")  # noqa: SIM115
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115
     except OSError as error:
-        raise os_problem(run_dir, error, "make the run folder") from None
+        raise os_problem(path.parent, error, doing) from None
     try:
         if not _lock(handle):
-            raise RunInUseError(f"{run_dir} is in use by another run ({_holder(handle)}); "
-                                "wait for it to end or stop it, or choose another "
-                                "--run-name or --output")
+            raise in_use(_holder(handle))
         handle.seek(0)
         handle.truncate()
         handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
                                  "command": " ".join(sys.argv),
                                  "started": time.strftime("%Y-%m-%d %H:%M:%S")}) + "\n")
         handle.flush()
-        yield run_dir
+        yield
     finally:
         handle.close()  # closing the file releases the lock
 

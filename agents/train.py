@@ -41,6 +41,7 @@ replaces the model of an earlier run unless ``overwrite`` (``--overwrite``) or
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import sys
@@ -76,14 +77,14 @@ from agents.runs import (
 )
 from agents.sb3 import ModelPolicy
 from agents.single_agent import OpponentPool, SingleAgentEnv
-from cardgym.files import atomic_save, atomic_write
+from cardgym.files import atomic_save, atomic_write, file_digests
 from cardgym.progress import Progress
 from cardgym.registration import BoundGame, find_game, short_name
 
 __all__ = ["MAX_ENVS", "MAX_ROLLOUT_BYTES", "MAX_VECTOR", "MODEL_FILES", "PFSP_SELF",
            "RESUME_SETTINGS", "RUN_FILES", "TORCH_THREADS", "TrainArgs", "check_run_name",
-           "refuse_overwrite", "resume_point", "run_folder", "start_network", "train",
-           "win_rate"]
+           "opponent_models", "refuse_overwrite", "resume_point", "run_folder", "start_network",
+           "train", "win_rate"]
 
 
 @dataclass
@@ -480,7 +481,23 @@ def resume_point(args: TrainArgs) -> tuple[int, Path]:
         ValueError: the run has no checkpoint, has already trained ``args.timesteps``
             steps, or was trained with other settings (``RESUME_SETTINGS``).
     """
-    return find_resume_point(args.run_dir, args.timesteps, asdict(args))
+    return find_resume_point(args.run_dir, args.timesteps,
+                             {**asdict(args), "opponent_models": opponent_models(args)})
+
+
+def opponent_models(args: TrainArgs) -> dict[str, str]:
+    """The content of the model files each of the run's fixed opponents reads: one
+    sha256 per spec that reads any (over its files' digests, in order), by spec. A card
+    keeps them: a resumed run must train against the same opponents."""
+    from agents.specs import spec_files
+
+    bound = args.table()
+    models = {}
+    for spec in dict.fromkeys(args.opponents):
+        digests = file_digests(spec_files(spec, bound)) if spec != SELF else {}
+        if digests:
+            models[spec] = hashlib.sha256(" ".join(digests.values()).encode()).hexdigest()
+    return models
 
 
 def _clear_earlier_run(run_dir: Path) -> None:
@@ -712,4 +729,4 @@ def _card(args: TrainArgs, env_id: str, steps: int, extra: Mapping[str, Any]) ->
     return {"game": env_id, "players": args.players, "options": args.options,
             "algorithm": "MaskablePPO (sb3-contrib)", "timesteps": steps,
             "torch_threads": TORCH_THREADS,
-            "settings": settings, **extra}
+            "settings": settings, "opponent_models": opponent_models(args), **extra}

@@ -445,9 +445,7 @@ def run(namespace: argparse.Namespace, out: TextIO) -> int:
             print(f"wrote {path}", file=out)
     if args.write_readme:
         print(f"wrote {write_readme(results=args.output or RESULTS)}", file=out)
-    _, requests = arena_requests(settings, args.agents, args.games, args.seed,
-                                 args.match_length, None, args.record, args.vector)
-    discard_journals(requests, args.journal)
+    discard_journals(result for setting in results for _, _, result in setting.runs)
     return 0
 
 

@@ -28,10 +28,10 @@ import platform
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from agents.evaluate import EvalRequest, discard_journals, evaluate
+from agents.evaluate import EvalResult, discard_journals, evaluate
 from benchmarks.publish import publish
 from cardgym.arguments import game_count, worker_count
 from cardgym.registration import find_game, games, short_name
@@ -58,6 +58,8 @@ class Row:
     interval: tuple[float, float]
     rounds_won: float | None
     ms_per_move: float
+    #: The run behind the row (its games, its journal file).
+    result: EvalResult | None = field(default=None, compare=False, repr=False)
 
 
 def measure(game: str, spec: str, opponent: str, games_: int, seed: int,
@@ -73,7 +75,7 @@ def measure(game: str, spec: str, opponent: str, games_: int, seed: int,
     return Row(game=find_game(game).env_id, spec=spec, opponent=opponent,
                games=search.seat_games, win_rate=search.win_rate,
                interval=search.interval, rounds_won=rounds,
-               ms_per_move=1000 * seconds * workers / max(search.moves, 1))
+               ms_per_move=1000 * seconds * workers / max(search.moves, 1), result=result)
 
 
 def format_table(rows: Sequence[Row], seed: int, workers: int) -> str:
@@ -119,7 +121,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     chosen = args.env or [g.name for g in games() if 2 in g.baseline_players]
     rows = []
-    played: list[EvalRequest] = []
     for game in chosen:
         specs = args.specs or [*DEFAULT_SPECS, *(
             [READING_SPEC] if find_game(game).hidden_choices is not None else [])]
@@ -129,10 +130,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                       flush=True)
                 rows.append(measure(game, spec, opponent, args.games, args.seed, args.workers,
                                     args.journal))
-                played.append(EvalRequest(game, 2, [spec, opponent], args.games, args.seed))
     text = format_table(rows, args.seed, args.workers)
     publish(text, args.output, "ismcts.md")
-    discard_journals(played, args.journal)
+    discard_journals(row.result for row in rows if row.result is not None)
     return 0
 
 

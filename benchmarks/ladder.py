@@ -72,7 +72,7 @@ from agents.evaluate import (
 )
 from agents.evaluate.journal import JournalError
 from agents.outcomes import wilson_interval
-from benchmarks.arena import arena_requests, pairing_seed, run_arena
+from benchmarks.arena import pairing_seed, run_arena
 from benchmarks.arena_report import RANKING_NOTE, pairing_rows, separation
 from benchmarks.arena_results import SettingResult, not_separated
 from benchmarks.publish import read_csv
@@ -156,6 +156,8 @@ class FirstSeat:
     agent: str
     games: int
     wins: int
+    #: The self-play run counted (its games, its journal file).
+    result: EvalResult | None = field(default=None, compare=False, repr=False)
 
     @property
     def rate(self) -> float:
@@ -177,7 +179,7 @@ def first_seat(agent: str, result: EvalResult) -> FirstSeat:
         raise ValueError("the first seat is only known for games played on the AEC env, "
                          "not on a batched engine")
     wins = sum(record.first in record.winners for record in result.records)
-    return FirstSeat(agent, result.games, wins)
+    return FirstSeat(agent, result.games, wins, result)
 
 
 @dataclass
@@ -284,17 +286,13 @@ def _first_seat_requests(chosen: Sequence[tuple[Game, int]], games: int,
             for game, count in chosen for agent in FIRST_SEAT_AGENTS]
 
 
-def discard_journal(settings: Sequence[tuple[Game | str, int]], ladder: Sequence[Rung],
-                    games: int, first_seat_games: int, seed: int,
-                    journal: str | Path) -> int:
-    """Remove the journal files in ``journal`` of the ladder that :func:`run_ladder`
-    plays with these arguments (its results are kept now); those of other ladders stay.
-    Returns how many files were removed."""
-    chosen = _chosen(settings)
-    _, requests = arena_requests(chosen, [rung.spec for rung in ladder], games, seed)
-    if first_seat_games:
-        requests += _first_seat_requests(chosen, first_seat_games, seed)
-    return discard_journals(requests, journal)
+def discard_journal(ladders: Sequence[LadderSetting]) -> int:
+    """Remove the journal files of the runs behind ``ladders`` (their results are
+    kept now); those of other ladders stay. Returns how many files were removed."""
+    runs = [result for ladder in ladders for _, _, result in ladder.setting.runs]
+    runs += [seat.result for ladder in ladders for seat in ladder.first_seat
+             if seat.result is not None]
+    return discard_journals(runs)
 
 
 def _game(name: str) -> Game:
@@ -698,8 +696,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"wrote {path}", file=sys.stderr)
         if args.write_readme:
             print(f"wrote {write_readme(README, folder)}", file=sys.stderr)
-    discard_journal(settings, ladder, args.games, args.first_seat_games, args.seed,
-                    args.journal)
+    discard_journal(ladders)
     return 0
 
 

@@ -18,14 +18,17 @@ checkpoints, ``eval.csv``, a league) goes through here:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from cardgym.errors import CardgymError
 
 __all__ = ["OutputError", "atomic_output", "atomic_save", "atomic_write", "check_output_file",
-           "check_output_folder", "os_problem", "partial_name"]
+           "check_output_folder", "file_digests", "os_problem", "partial_name"]
+
+_CHUNK = 1 << 20
 
 
 class OutputError(CardgymError, OSError):
@@ -202,3 +205,17 @@ def _flush(path: Path) -> None:
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
+
+
+def file_digests(files: Iterable[str | Path]) -> dict[str, str]:
+    """The sha256 of each file's content, by path (what a run depends on, told apart
+    by content rather than by name or time)."""
+    return {str(path): _digest(Path(path)) for path in sorted({str(f) for f in files})}
+
+
+def _digest(path: Path) -> str:
+    sha = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            sha.update(chunk)
+    return sha.hexdigest()

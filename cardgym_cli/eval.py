@@ -70,7 +70,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from agents.evaluate import EvalRequest, agent_count_rule, discard_journals, format_eval
+    from agents.evaluate import agent_count_rule, discard_journals, format_eval
     from agents.evaluate.journal import JournalError
 
     default = len(args.agents) if len(args.agents) > 2 else min(find_game(args.game).player_counts)
@@ -103,9 +103,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         except JournalError as error:
             raise UsageError(f"--journal: {error}") from None
     print(format_eval(result), file=out)
-    if args.journal is not None:
-        discard_journals([EvalRequest(bound, count, args.agents, args.games, args.seed,
-                                      vector=args.vector)], args.journal)
+    discard_journals([result])
     if args.record is not None:
         print(f"wrote {args.games * result.match_length} game records to {args.record}",
               file=out)

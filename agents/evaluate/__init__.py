@@ -25,7 +25,6 @@ from agents.evaluate.run import (
     discard_journals,
     evaluate,
     evaluate_many,
-    run_journals,
 )
 from agents.evaluate.seating import (
     ENV_KEY,
@@ -40,5 +39,4 @@ from agents.evaluate.seating import (
 
 __all__ = ["ENV_KEY", "AgentResult", "AgentSpec", "EvalRequest", "EvalResult", "GameOutcome",
            "agent_count_rule", "agent_label", "discard_journals", "evaluate", "evaluate_many",
-           "format_eval", "game_seed", "match_game_seed", "run_journals", "seat_rng",
-           "seating"]
+           "format_eval", "game_seed", "match_game_seed", "seat_rng", "seating"]

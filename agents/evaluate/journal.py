@@ -15,7 +15,12 @@ table size, the agent specs, the sha256 of every model file those specs read
 (a model retrained, another seed) gets a file of its own and nothing is mixed; the
 number of games is not in the key (game ``g`` of a run is the same game however many
 are asked for), so a longer run reuses a shorter one's games. Runs with agents given
-as policy objects, which no spec names, are not journaled.
+as policy objects, which no spec names, are not journaled. Each result names its file
+(:attr:`~agents.evaluate.results.EvalResult.journal`), and
+:func:`~agents.evaluate.run.discard_journals` removes the files of results that are
+kept elsewhere. A process playing a run holds its lock file (``.run-DIGEST.lock``,
+:meth:`RunJournal.hold`): the same run started a second time into the same folder while
+the first plays is refused; other runs share the folder freely.
 
 A file is JSON: ``{"journal": ..., "version": 1, "key": {...}, "games": [...]}``, one
 object per finished game (:class:`~agents.evaluate.results.GameOutcome`'s fields).
@@ -26,43 +31,35 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agents.evaluate.results import GameOutcome
 from cardgym.errors import CardgymError
-from cardgym.files import atomic_write, os_problem
+from cardgym.files import atomic_write, file_digests, os_problem
 
-__all__ = ["JOURNAL_KIND", "JournalError", "RunJournal", "file_digests", "plain_options",
+__all__ = ["JOURNAL_KIND", "JournalError", "RunJournal", "lock_path", "plain_options",
            "run_key"]
 
 #: What a journal file says it is.
 JOURNAL_KIND = "cardgym evaluation journal"
 VERSION = 1
-_CHUNK = 1 << 20
 
 
 class JournalError(CardgymError, ValueError):
     """A journal file that cannot be read, or one that belongs to another run."""
 
 
-def _digest(path: Path) -> str:
-    sha = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            sha.update(chunk)
-    return sha.hexdigest()
-
-
-def file_digests(files: Iterable[Path]) -> dict[str, str]:
-    """The sha256 of each file's content, by path."""
-    return {str(path): _digest(path) for path in sorted(set(files))}
-
-
 def plain_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """Rule options as JSON holds them (tuples as lists, the rest as text)."""
     return json.loads(json.dumps(dict(options), sort_keys=True, default=str))  # type: ignore[no-any-return]
+
+
+def lock_path(journal: Path) -> Path:
+    """The lock file of the journal file ``journal``: ``.run-DIGEST.lock`` beside it."""
+    return journal.with_name(f".{journal.stem}.lock")
 
 
 def run_key(game: str, num_players: int, options: Mapping[str, Any], specs: Sequence[str],
@@ -138,6 +135,28 @@ class RunJournal:
                                "it to play its games again") from None
         return journal
 
+    @property
+    def lock(self) -> Path:
+        """The file a process playing the run holds locked (:meth:`hold`)."""
+        return lock_path(self.path)
+
+    def hold(self) -> AbstractContextManager[None]:
+        """Hold the run for this process while the ``with`` block runs, so that a
+        second process playing the same run into the same folder at the same time is
+        refused rather than playing the same games and overwriting the file.
+
+        Raises:
+            JournalError: another process holds the run; the message names it.
+            OutputError: the folder cannot be made.
+        """
+        from agents.runs import hold_lock
+
+        def in_use(holder: str) -> Exception:
+            return JournalError(f"{self.path} is being played by another process ({holder}); "
+                                "wait for it to end, or give another journal folder")
+
+        return hold_lock(self.lock, in_use, "make the journal folder")
+
     def missing(self, games: int) -> list[int]:
         """The numbers of the first ``games`` games that the journal does not hold."""
         return [g for g in range(games) if g not in self.games]
@@ -158,7 +177,3 @@ class RunJournal:
         payload = {"journal": JOURNAL_KIND, "version": VERSION, "key": self.key,
                    "games": [asdict(self.games[g]) for g in sorted(self.games)]}
         atomic_write(self.path, json.dumps(payload, separators=(",", ":")) + "\n")
-
-    def discard(self) -> None:
-        """Remove the file (the run's result is kept elsewhere now)."""
-        self.path.unlink(missing_ok=True)

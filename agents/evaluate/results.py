@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from agents.outcomes import wilson_interval
@@ -112,6 +113,9 @@ class EvalResult:
         records: every game, in order.
         seconds: wall time.
         match_length: games per match (1: each game stands alone).
+        journal: the journal file that kept the run's games
+            (:mod:`agents.evaluate.journal`), ``None`` for a run without one; remove it
+            with :func:`agents.evaluate.discard_journals` once the result is kept.
     """
 
     game: Game
@@ -127,6 +131,7 @@ class EvalResult:
     records: list[GameOutcome] = field(default_factory=list)
     seconds: float = 0.0
     match_length: int = 1
+    journal: Path | None = None
 
     @property
     def steps_per_game(self) -> float:
@@ -140,7 +145,8 @@ class EvalResult:
 
 def summarise(game: Game, num_players: int, labels: Sequence[str],
               spec_of_agent: Sequence[int], seed: int, options: dict[str, Any],
-              records: list[GameOutcome], seconds: float, match_length: int = 1) -> EvalResult:
+              records: list[GameOutcome], seconds: float, match_length: int = 1,
+              journal: Path | None = None) -> EvalResult:
     """Count the games of one run.
 
     Args:
@@ -153,6 +159,7 @@ def summarise(game: Game, num_players: int, labels: Sequence[str],
         records: every game of the run, in order.
         seconds: wall time.
         match_length: games per match.
+        journal: the journal file that kept the games, if any.
     """
     results = [AgentResult(label, seats=spec_of_agent.count(i), games=len(records))
                for i, label in enumerate(labels)]
@@ -173,4 +180,5 @@ def summarise(game: Game, num_players: int, labels: Sequence[str],
         agents=results, games=len(records), seed=seed, seat_wins=seat_wins,
         steps=sum(r.steps for r in records), rounds=sum(r.rounds for r in records),
         options=dict(options), records=records, seconds=seconds, match_length=match_length,
+        journal=journal,
     )

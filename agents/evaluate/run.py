@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -20,7 +21,7 @@ from agents.evaluate.games import (
     keep_agents,
     play_games,
 )
-from agents.evaluate.journal import JournalError, RunJournal, run_key
+from agents.evaluate.journal import JournalError, RunJournal, lock_path, run_key
 from agents.evaluate.pool import chunks, run_in_processes
 from agents.evaluate.results import EvalResult, GameOutcome, summarise
 from agents.evaluate.seating import AgentSpec, agent_label, spec_indices
@@ -30,7 +31,7 @@ from agents.policy import Policy
 from agents.specs import spec_files
 from cardgym.registration import BoundGame, Game
 
-__all__ = ["EvalRequest", "discard_journals", "evaluate", "evaluate_many", "run_journals"]
+__all__ = ["EvalRequest", "discard_journals", "evaluate", "evaluate_many"]
 
 
 #: The most games in one batch of a journaled run: the most a stop can lose per
@@ -129,9 +130,13 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
     the games a journal there already holds for a run with the same key are not played
     again: a run that was stopped goes on where it stopped.
 
+    A run's journal is held for the whole call (:meth:`RunJournal.hold`): the same
+    run started again into the same folder while this call plays it is refused.
+
     Raises:
         ValueError: see :func:`evaluate`; ``JournalError`` for a journal file that
-            cannot be read. ``OutputError`` when the journal cannot be written.
+            cannot be read or a run another process is playing into the same folder.
+            ``OutputError`` when the journal cannot be written.
     """
     if workers <= 0:
         raise ValueError(f"workers must be positive, got {workers}")
@@ -143,32 +148,29 @@ def evaluate_many(requests: Sequence[EvalRequest], workers: int = 2,
     checked = [_check(request) for request in requests]
     journals = [_journal(request, table.bound, table.specs, journal) for request, table
                 in zip(requests, checked, strict=True)]
-    for table in checked:
-        keep_agents(table.run, table.policies)
-    try:
-        return _play(requests, checked, journals, workers, progress)
-    finally:
+    with ExitStack() as held:
+        # Once per file: the same run asked twice in one call is not another process.
+        for run in {run.path: run for run in journals if run is not None}.values():
+            held.enter_context(run.hold())
         for table in checked:
-            forget_agents(table.run)
+            keep_agents(table.run, table.policies)
+        try:
+            return _play(requests, checked, journals, workers, progress)
+        finally:
+            for table in checked:
+                forget_agents(table.run)
 
 
-def run_journals(requests: Sequence[EvalRequest], journal: str | Path) -> list[RunJournal]:
-    """The journals in folder ``journal`` of the runs of ``requests`` that have one:
-    what :func:`evaluate_many` keeps there for them (to :meth:`~RunJournal.discard`
-    once their results are kept elsewhere)."""
-    found = [_journal(request, as_bound(request.game, request.num_players, request.options),
-                      list(request.agent_specs), journal) for request in requests]
-    return [run for run in found if run is not None]
-
-
-def discard_journals(requests: Sequence[EvalRequest], journal: str | Path) -> int:
-    """Remove the journal files in folder ``journal`` of the runs of ``requests``
-    (their results are kept elsewhere now); other runs' files stay. Returns how many
-    files were removed."""
+def discard_journals(results: Iterable[EvalResult]) -> int:
+    """Remove the journal file of each of ``results`` (:attr:`EvalResult.journal`),
+    once the results are kept elsewhere; other runs' files in the same folder stay.
+    Returns how many files were removed."""
     removed = 0
-    for run in run_journals(requests, journal):
-        removed += run.path.exists()
-        run.discard()
+    for result in results:
+        if result.journal is not None:
+            removed += result.journal.exists()
+            result.journal.unlink(missing_ok=True)
+            lock_path(result.journal).unlink(missing_ok=True)
     return removed
 
 
@@ -226,12 +228,14 @@ def _play(requests: Sequence[EvalRequest], checked: Sequence[_Checked],
             progress(len(batch.indices))
     seconds = time.perf_counter() - start
     results = []
-    for request, table, run_records in zip(requests, checked, records, strict=True):
+    for request, table, run_records, run in zip(requests, checked, records, journals,
+                                                strict=True):
         run_records.sort(key=lambda record: record.index)
         results.append(summarise(table.bound.game, request.num_players,
                                  [agent_label(spec) for spec in table.specs],
                                  table.spec_of_agent, request.seed, table.options, run_records,
-                                 seconds, request.match_length))
+                                 seconds, request.match_length,
+                                 None if run is None else run.path))
     return results
 
 

@@ -6,6 +6,7 @@ file; a journal that cannot be read or written says so and plays nothing."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from agents.baselines import baseline_policy_path
-from agents.evaluate import EvalRequest, evaluate_many, run_journals
+from agents.evaluate import EvalRequest, discard_journals, evaluate_many
 from agents.evaluate.journal import JOURNAL_KIND, JournalError, RunJournal, run_key
 from agents.options import as_bound
 from agents.specs import spec_files
@@ -146,9 +147,18 @@ def test_policy_objects_are_not_journaled(tmp_path: Path) -> None:
     from agents.policy import RandomPolicy
 
     request = EvalRequest(KK, 2, [RandomPolicy(), "heuristic"], 3, 0)
-    evaluate_many([request], workers=1, journal=tmp_path)
+    [result] = evaluate_many([request], workers=1, journal=tmp_path)
     assert _files(tmp_path) == []
-    assert run_journals([request], tmp_path) == []
+    assert result.journal is None
+    assert discard_journals([result]) == 0
+
+
+def test_a_result_names_the_journal_file_that_kept_its_games(tmp_path: Path) -> None:
+    [kept] = evaluate_many([_request(3)], workers=1, journal=tmp_path)
+    assert kept.journal is not None
+    assert _files(tmp_path) == [kept.journal]
+    assert len(json.loads(kept.journal.read_text())["games"]) == 3
+    assert evaluate_many([_request(3)], workers=1)[0].journal is None
 
 
 @pytest.mark.parametrize(("content", "message"), [
@@ -161,21 +171,28 @@ def test_policy_objects_are_not_journaled(tmp_path: Path) -> None:
 ])
 def test_a_journal_that_cannot_be_read_is_refused_before_any_game(
         tmp_path: Path, content: str, message: str) -> None:
-    [run] = run_journals([_request(3)], tmp_path)
-    run.path.parent.mkdir(parents=True, exist_ok=True)
-    run.path.write_text(content)
+    # The run's file is found by playing one game of it; its content then replaced.
+    path = _journal_file(tmp_path)
+    path.write_text(content)
     calls: list[int] = []
     with pytest.raises(JournalError, match=message):
         evaluate_many([_request(3)], workers=1, progress=calls.append, journal=tmp_path)
     assert calls == []
-    assert run.path.read_text() == content
+    assert path.read_text() == content
+
+
+def _journal_file(folder: Path) -> Path:
+    """The journal file of ``_request``'s run in ``folder`` (one game played into it)."""
+    path = evaluate_many([_request(1)], workers=1, journal=folder)[0].journal
+    assert path is not None and path.parent == folder
+    return path
 
 
 def test_a_journal_game_with_missing_fields_is_refused(tmp_path: Path) -> None:
-    [run] = run_journals([_request(3)], tmp_path)
-    run.path.parent.mkdir(parents=True, exist_ok=True)
-    run.path.write_text(json.dumps({"journal": JOURNAL_KIND, "version": 1, "key": run.key,
-                                    "games": [{"index": 0}]}))
+    path = _journal_file(tmp_path)
+    key = json.loads(path.read_text())["key"]
+    path.write_text(json.dumps({"journal": JOURNAL_KIND, "version": 1, "key": key,
+                                "games": [{"index": 0}]}))
     with pytest.raises(JournalError, match="cannot be read"):
         evaluate_many([_request(3)], workers=1, journal=tmp_path)
 
@@ -218,11 +235,36 @@ def test_a_full_disk_stops_the_run_and_keeps_the_journal_as_it_was(
 
 
 def test_discarded_journals_are_gone_and_others_stay(tmp_path: Path) -> None:
-    evaluate_many([_request(2, seed=1), _request(2, seed=2)], workers=1, journal=tmp_path)
-    for run in run_journals([_request(2, seed=1)], tmp_path):
-        run.discard()
+    first, _ = evaluate_many([_request(2, seed=1), _request(2, seed=2)], workers=1,
+                             journal=tmp_path)
+    assert discard_journals([first]) == 1
+    assert discard_journals([first]) == 0
     [left] = _files(tmp_path)
     assert json.loads(left.read_text())["key"]["seed"] == 2
+
+
+def test_a_run_another_process_is_playing_into_the_folder_is_refused(
+        tmp_path: Path) -> None:
+    # While one process holds the run (here: this test, through a lock of its own),
+    # the same run into the same folder is refused before any game, naming the holder;
+    # another run shares the folder freely. Once let go, the run plays.
+    path = _journal_file(tmp_path)
+    before = path.read_text()
+    holder = RunJournal.open(tmp_path, json.loads(before)["key"])
+    calls: list[int] = []
+    with holder.hold():
+        with pytest.raises(JournalError, match=r"being played by another process \(process "
+                           rf"{os.getpid()} "):
+            evaluate_many([_request(3)], workers=1, progress=calls.append, journal=tmp_path)
+        assert calls == [] and path.read_text() == before
+        [other] = evaluate_many([_request(2, seed=9)], workers=1, journal=tmp_path)
+        assert other.games == 2
+    [played] = evaluate_many([_request(3)], workers=1, journal=tmp_path)
+    assert played.games == 3
+    # The same run twice in one call is no other process.
+    assert len(evaluate_many([_request(3), _request(3)], workers=1, journal=tmp_path)) == 2
+    assert discard_journals([played, other]) == 2
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_batched_run_is_kept_whole_and_taken_whole(tmp_path: Path) -> None:

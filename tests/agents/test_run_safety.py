@@ -8,9 +8,11 @@ checks what is left on disk and what ``--resume`` makes of it.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -191,6 +193,30 @@ def test_a_run_killed_while_writing_a_checkpoint_resumes_from_the_last_complete_
     assert [steps for steps, _ in checkpoints_in(run)] == [128, 256, 384, 512]
     assert incomplete_checkpoints(run) == [] and not list(run.rglob(".*.partial*"))
     card = read_card(run / "model.zip")
+    assert card is not None and card["timesteps"] == 512 and card["resumed_from"] == 256
+
+
+def test_resuming_against_an_opponent_whose_model_file_changed_is_refused(
+        tmp_path: Path) -> None:
+    # A run trained against model:a for 256 steps; a's file is then replaced by
+    # another network (b's): the resumed run would train against another opponent,
+    # so it is refused and changes nothing. With a's own file back it resumes.
+    for name, seed in (("a", 0), ("b", 1)):
+        train(tiny_args(tmp_path, run_name=name, timesteps=128, seed=seed))
+    opponent = tmp_path / "a" / "model.safetensors"
+    original = opponent.read_bytes()
+    args = tiny_args(tmp_path, opponents=(f"model:{opponent}",), timesteps=256)
+    train(args)
+    card = read_card(tmp_path / "r" / "model.zip")
+    assert card is not None and list(card["opponent_models"]) == [f"model:{opponent}"]
+    opponent.write_bytes((tmp_path / "b" / "model.safetensors").read_bytes())
+    before = snapshot(tmp_path / "r")
+    with pytest.raises(ValueError, match=re.escape(f"opponent model:{opponent} changed")):
+        train(dataclasses.replace(args, timesteps=512, resume=True))
+    assert snapshot(tmp_path / "r") == before
+    opponent.write_bytes(original)
+    train(dataclasses.replace(args, timesteps=512, resume=True))
+    card = read_card(tmp_path / "r" / "model.zip")
     assert card is not None and card["timesteps"] == 512 and card["resumed_from"] == 256
 
 

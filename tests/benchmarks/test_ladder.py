@@ -301,14 +301,13 @@ def test_a_ladder_played_again_with_its_journal_plays_no_game(
 
 
 def test_discarding_removes_this_ladders_journal_and_keeps_another(tmp_path: Path) -> None:
-    for seed in (4, 5):
-        run_ladder([(PETS, 2)], QUICK, games=1, first_seat_games=1, seed=seed, workers=1,
-                   journal=tmp_path)
+    played = [run_ladder([(PETS, 2)], QUICK, games=1, first_seat_games=1, seed=seed,
+                         workers=1, journal=tmp_path) for seed in (4, 5)]
     files = sorted(tmp_path.glob("run-*.json"))
     pairings = len(QUICK) * (len(QUICK) - 1) // 2
     per_ladder = pairings + len(ladder.FIRST_SEAT_AGENTS)
     assert len(files) == 2 * per_ladder
-    removed = ladder.discard_journal([(PETS, 2)], QUICK, 1, 1, 4, tmp_path)
+    removed = ladder.discard_journal(played[0])
     assert removed == per_ladder
     left = [json.loads(path.read_text())["key"]["seed"] for path in tmp_path.glob("run-*")]
     assert len(left) == per_ladder
