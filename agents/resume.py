@@ -23,10 +23,9 @@ from agents.policy_file import load_network, weights_path
 from cardgym.files import atomic_save
 
 __all__ = ["OPTIMIZER_SUFFIX", "RESUME_SETTINGS", "card_differences", "checkpoint_files",
-           "checkpoints_in",
-           "describe_incomplete", "incomplete_checkpoints", "latest_checkpoint",
-           "load_optimizer", "optimizer_path", "read_eval", "restore", "resume_point",
-           "save_optimizer"]
+           "checkpoints_in", "describe_incomplete", "incomplete_checkpoints",
+           "latest_checkpoint", "load_optimizer", "optimizer_path", "read_eval", "restore",
+           "resume_point", "save_optimizer"]
 
 #: ``step_N.zip`` -> ``step_N.optimizer.safetensors``.
 OPTIMIZER_SUFFIX = ".optimizer.safetensors"

@@ -83,8 +83,8 @@ from cardgym.registration import BoundGame, find_game, short_name
 
 __all__ = ["MAX_ENVS", "MAX_ROLLOUT_BYTES", "MAX_VECTOR", "MODEL_FILES", "PFSP_SELF",
            "RESUME_SETTINGS", "RUN_FILES", "TORCH_THREADS", "TrainArgs", "check_run_name",
-           "opponent_models", "refuse_overwrite", "resume_point", "run_folder", "start_network",
-           "train", "win_rate"]
+           "compared_settings", "opponent_models", "refuse_overwrite", "resume_point",
+           "run_folder", "start_network", "train", "win_rate"]
 
 
 @dataclass
@@ -481,8 +481,13 @@ def resume_point(args: TrainArgs) -> tuple[int, Path]:
         ValueError: the run has no checkpoint, has already trained ``args.timesteps``
             steps, or was trained with other settings (``RESUME_SETTINGS``).
     """
-    return find_resume_point(args.run_dir, args.timesteps,
-                             {**asdict(args), "opponent_models": opponent_models(args)})
+    return find_resume_point(args.run_dir, args.timesteps, compared_settings(args))
+
+
+def compared_settings(args: TrainArgs) -> dict[str, Any]:
+    """What a card's settings are compared with (:func:`agents.resume.card_differences`):
+    ``args`` as a dict, with the content of its opponents' models."""
+    return {**asdict(args), "opponent_models": opponent_models(args)}
 
 
 def opponent_models(args: TrainArgs) -> dict[str, str]:
