@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -168,18 +168,19 @@ RESUME_SETTINGS = ("players", "net_arch", "options", "opponents", "vector", "lea
                    "pfsp_self")
 
 
-def card_differences(card: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:
+def card_differences(card: Mapping[str, Any], current: Mapping[str, Any],
+                     keys: Sequence[str] = RESUME_SETTINGS) -> list[str]:
     """How the training settings ``current`` (a ``TrainArgs`` as a dict, with
     ``opponent_models``: the content of the opponents' model files, by spec; see
     :func:`agents.train.opponent_models`) differ from those a checkpoint's or model's
-    ``card`` records, in :data:`RESUME_SETTINGS` and the opponents' models; one phrase
+    ``card`` records, in ``keys`` and the opponents' models; one phrase
     per difference, none when they agree. A card without a setting (written by an
     earlier cardgym) agrees on it."""
     recorded = dict(card.get("settings") or {})
     recorded["players"] = card.get("players")
     recorded["options"] = card.get("options", {})
     differ = [f"{key}: the run has {_plain(recorded.get(key))}, this call "
-              f"{_plain(current[key])}" for key in RESUME_SETTINGS
+              f"{_plain(current[key])}" for key in keys
               if key in recorded and _plain(recorded.get(key)) != _plain(current[key])]
     models = card.get("opponent_models")
     now = current.get("opponent_models")

@@ -47,13 +47,18 @@ def target(game: str, opponent: str) -> tuple[float, float | None]:
 
 
 def trained_steps(card: dict[str, Any]) -> str:
-    """The steps a shipped network was trained in all: a fine-tune's and its first
-    stage's (``baseline.started_from``) together; ``?`` for a card without them."""
+    """The steps a shipped network was trained in all: each fine-tune's and the first
+    stage's (``baseline.started_from``, which keeps its own) together; ``?`` for a card
+    without them."""
     steps = card.get("timesteps")
-    first = card.get("baseline", {}).get("started_from", {}).get("timesteps")
     if steps is None:
         return "?"
-    return str(steps + first) if first else str(steps)
+    total = steps
+    record = card.get("baseline", {}).get("started_from")
+    while record:
+        total += record.get("timesteps") or 0
+        record = record.get("started_from")
+    return str(total)
 
 
 def verdict(win_rate: float, low: float, goal: tuple[float, float | None]) -> str:

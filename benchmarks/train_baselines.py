@@ -27,13 +27,14 @@ wall time, the sweep trial the settings come from, the league and the final
 evaluation; ``benchmarks/arena.py --update-cards`` adds the arena results and
 ``--update-cards`` of ``benchmarks/exploitability.py`` the best-response figures.
 
-Where :data:`FINE_TUNES` lists a table, a second stage follows: the network the first
-stage shipped is trained on from its weights (``cardgym train --start-from baseline``)
-with a seed of its own and a lower learning rate, against the league with that
-network as a fixed member (``baseline``) besides random, heuristic and its own
-checkpoints, and shipped in its place; the card's ``baseline.started_from`` keeps the
-first stage's record. ``--stage first`` trains only the first stage, ``--stage
-fine-tune`` only the second, from the network shipped now.
+Where :data:`FINE_TUNES` lists a table, fine-tune stages follow, in order: the network
+shipped by the stage before is trained on from its weights (``cardgym train --start-from
+baseline``) with a seed of its own and a lower learning rate, against opponents that hold
+that network as a fixed member (``baseline``), and shipped in its place. The card's
+``baseline.stage`` counts the fine-tunes the shipped network carries, and
+``baseline.started_from`` keeps the record of the stage it was trained from (which keeps
+its own, back to the first stage). ``--stage first`` trains only the first stage,
+``--stage fine-tune`` the fine-tunes that the network shipped now does not carry yet.
 
 With ``--scratch DIR --resume`` a run that was stopped continues from its latest
 checkpoint (``cardgym train --resume``), and a finished one is shipped again as it is
@@ -56,8 +57,8 @@ from typing import Any
 from agents.baselines import BASELINE, baseline_path, baseline_settings
 from agents.model_card import read_card, write_card
 from agents.policy_file import weights_path
-from agents.resume import latest_checkpoint
-from agents.train import PFSP_SELF, TrainArgs, train
+from agents.resume import card_differences, latest_checkpoint
+from agents.train import PFSP_SELF, TrainArgs, compared_settings, train
 from benchmarks.publish import portable_command
 from benchmarks.sweep import best_settings
 from cardgym.arguments import HelpFormatter, game_count, non_negative_int, positive_int
@@ -78,8 +79,9 @@ DEFAULT_BUDGET = 1_000_000
 
 @dataclass(frozen=True)
 class FineTune:
-    """The second stage of a table's baseline: the first stage's network trained on
-    from its weights. Settings not named here are the first stage's."""
+    """A fine-tune stage of a table's baseline: the network shipped by the stage before
+    trained on from its weights. Settings not named here (``None``: not named) are the
+    first stage's."""
 
     timesteps: int
     learning_rate: float
@@ -90,25 +92,50 @@ class FineTune:
     pfsp_self: str = "group"
     seed: int = 1
     opponents: tuple[str, ...] = ("random", "heuristic", "baseline", "self")
+    league: bool = True
+    eval_games: int | None = None
+    eval_opponents: tuple[str, ...] | None = None
 
 
-#: The tables whose baseline is fine-tuned after the first stage, and how.
-FINE_TUNES = {
-    ("power_hungry_pets", 4): FineTune(2_000_128, 1e-4, 0.004, checkpoint_every=100_096,
-                                       eval_every=500_224),
-    ("karel_kakelaar", 2): FineTune(3_000_064, 3e-4, 0.0015, checkpoint_every=100_096,
-                                    eval_every=500_224),
-    ("karel_kakelaar", 5): FineTune(2_000_128, 3e-4, 0.0015, checkpoint_every=100_096,
-                                    eval_every=500_224),
-    ("exploding_kittens", 2): FineTune(2_000_000, 2e-4, 0.002, checkpoint_every=50_000,
-                                       eval_every=250_000, ent_coef_end=0.0,
-                                       pfsp_self="each"),
-    ("exploding_kittens", 4): FineTune(1_000_000, 2e-4, 0.002, checkpoint_every=50_000,
-                                       eval_every=250_000, ent_coef_end=0.0),
+def heuristic_weighted(ent_coef: float) -> FineTune:
+    """A fine-tune against a fixed pool weighted 3:1:1 towards the heuristic (three
+    heuristic entries, the shipped network, the learner's own checkpoints), without the
+    league: it lifts the two-player networks' win rate against the heuristic
+    (docs/training.md)."""
+    return FineTune(2_000_128, 1e-4, ent_coef, checkpoint_every=500_224,
+                    eval_every=1_000_192, pfsp_self="each", seed=3,
+                    opponents=("heuristic", "heuristic", "heuristic", "baseline", "self"),
+                    league=False, eval_games=200, eval_opponents=("heuristic",))
+
+
+#: The tables whose baseline is fine-tuned after the first stage: their stages, in order.
+FINE_TUNES: dict[tuple[str, int], tuple[FineTune, ...]] = {
+    ("power_hungry_pets", 2): (heuristic_weighted(0.004),),
+    ("power_hungry_pets", 4): (
+        FineTune(2_000_128, 1e-4, 0.004, checkpoint_every=100_096, eval_every=500_224),),
+    ("karel_kakelaar", 2): (
+        FineTune(3_000_064, 3e-4, 0.0015, checkpoint_every=100_096, eval_every=500_224),
+        heuristic_weighted(0.0015)),
+    ("karel_kakelaar", 5): (
+        FineTune(2_000_128, 3e-4, 0.0015, checkpoint_every=100_096, eval_every=500_224),),
+    ("exploding_kittens", 2): (
+        FineTune(2_000_000, 2e-4, 0.002, checkpoint_every=50_000, eval_every=250_000,
+                 ent_coef_end=0.0, pfsp_self="each"),),
+    ("exploding_kittens", 4): (
+        FineTune(1_000_000, 2e-4, 0.002, checkpoint_every=50_000, eval_every=250_000,
+                 ent_coef_end=0.0),),
 }
 
-#: ``--stage``: both stages where a table has a second, only the first, or only the second.
-STAGES = ("both", "first", "fine-tune")
+#: ``--stage``: every stage of each table, only the first, or only the fine-tunes that
+#: the shipped network does not carry yet.
+STAGES = ("all", "first", "fine-tune")
+
+#: The settings a finished run in the scratch folder must have been trained with to be
+#: shipped as it is (``--resume``): those that change what it learns.
+SHIPPED_SETTINGS = ("players", "net_arch", "options", "opponents", "vector", "league",
+                    "pfsp_self", "seed", "timesteps", "learning_rate", "ent_coef",
+                    "ent_coef_end", "gamma", "n_steps", "batch_size", "n_epochs",
+                    "start_from", "n_envs", "pfsp_power", "pfsp_floor", "league_size")
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -141,10 +168,10 @@ class Args:
     resume: bool = field(default=False, metadata={
         "help": "continue the runs in --scratch from their latest checkpoints"})
     progress: bool = field(default=False, metadata={"help": "show SB3's progress bar"})
-    stage: str = field(default="both", metadata={
-        "help": "both: the first stage, then the fine-tune where FINE_TUNES lists the "
-                "table; first: only the first stage; fine-tune: only the fine-tune, from "
-                "the network shipped now"})
+    stage: str = field(default="all", metadata={
+        "help": "all: the first stage, then the fine-tunes FINE_TUNES lists for the "
+                "table; first: only the first stage; fine-tune: only the fine-tunes the "
+                "network shipped now does not carry yet, from it"})
 
 
 def budget(game: str, players: int, args: Args) -> int:
@@ -177,21 +204,33 @@ def train_args(game: str, players: int, args: Args, scratch: Path) -> tuple[Trai
     return settings, source
 
 
-def fine_tune_args(game: str, players: int, args: Args, scratch: Path
+def fine_tune_args(game: str, players: int, args: Args, scratch: Path, stage: int = 1
                    ) -> tuple[TrainArgs, str] | None:
-    """The :class:`TrainArgs` of a table's second stage (None where :data:`FINE_TUNES`
-    lists none), and where its settings come from."""
-    stage = FINE_TUNES.get((short_name(find_game(game).env_id), players))
-    if stage is None:
+    """The :class:`TrainArgs` of a table's fine-tune ``stage`` (1: the first fine-tune;
+    None where :data:`FINE_TUNES` lists no such stage), and where its settings come
+    from."""
+    stages = FINE_TUNES.get((short_name(find_game(game).env_id), players), ())
+    if not 1 <= stage <= len(stages):
         return None
+    tune = stages[stage - 1]
     first, source = train_args(game, players, args, scratch)
-    changes = {name: getattr(stage, name) for name in (
+    changes = {name: getattr(tune, name) for name in (
         "timesteps", "learning_rate", "ent_coef", "ent_coef_end", "checkpoint_every",
-        "eval_every", "pfsp_self", "seed", "opponents")}
+        "eval_every", "pfsp_self", "seed", "opponents", "league", "eval_games",
+        "eval_opponents") if getattr(tune, name) is not None or name == "ent_coef_end"}
     if args.timesteps is not None:
         changes["timesteps"] = args.timesteps
     settings = dataclasses.replace(first, start_from=BASELINE, **changes)
-    return settings, f"{source}; fine-tuned from the shipped network (FINE_TUNES)"
+    return settings, (f"{source}; fine-tuned from the shipped network (FINE_TUNES, stage "
+                      f"{stage} of {len(stages)})")
+
+
+def shipped_stage(card: dict[str, Any]) -> int:
+    """The fine-tune stages the network of a shipped ``card`` carries (0: the first
+    stage's network). A card written before stages were counted carries one where it
+    keeps a ``started_from``."""
+    record = card.get("baseline", {})
+    return int(record.get("stage", 1 if "started_from" in record else 0))
 
 
 def slim_copy(source: Path, target: Path) -> Path:
@@ -213,32 +252,43 @@ def slim_copy(source: Path, target: Path) -> Path:
 
 
 def train_one(game: str, players: int, args: Args, scratch: Path, command: str,
-              fine_tune: bool = False) -> dict[str, Any]:
+              stage: int = 0) -> dict[str, Any]:
     """Train one baseline into the scratch folder and ship it; returns its card.
-    ``fine_tune``: the table's second stage, from the network shipped now."""
-    if fine_tune:
-        found = fine_tune_args(game, players, args, scratch)
+    ``stage``: 0 the first stage, k the table's k-th fine-tune, trained from the network
+    shipped now (which must carry the k - 1 stages before it)."""
+    name = short_name(find_game(game).env_id)
+    target = baseline_path(game, players)
+    previous = read_card(target) or {}
+    if stage:
+        found = fine_tune_args(game, players, args, scratch, stage)
         if found is None:
-            raise ValueError(f"{short_name(find_game(game).env_id)} at {players} players has no "
-                             "fine-tune stage (FINE_TUNES)")
+            count = len(FINE_TUNES.get((name, players), ()))
+            raise ValueError(f"{name} at {players} players has {count} fine-tune stage(s) "
+                             f"(FINE_TUNES), not a stage {stage}")
         settings, source = found
     else:
         settings, source = train_args(game, players, args, scratch)
-    target = baseline_path(game, players)
-    previous = read_card(target) or {}
     started = time.perf_counter()
     finished = settings.run_dir / "model.zip"
     latest = latest_checkpoint(settings.run_dir) if args.resume else None
     card_now = read_card(finished) if args.resume and finished.is_file() else None
-    # A run already trained to its budget is shipped as it is, with its own training time.
+    # A run already trained to its budget is shipped as it is, with its own training
+    # time, if it trained with this stage's settings.
     earlier = 0.0
     if card_now is not None and card_now.get("timesteps", 0) >= settings.timesteps:
+        differ = card_differences(card_now, compared_settings(settings), SHIPPED_SETTINGS)
+        if differ:
+            raise ValueError(f"the finished run in {settings.run_dir} was not trained as "
+                             f"{name} {players}p stage {stage} is: {'; '.join(differ)} "
+                             "(move it away, or give another --scratch)")
         trained = finished
         earlier = float(card_now.get("train_seconds", 0.0))
     else:
-        if fine_tune and "started_from" in previous.get("baseline", {}):
-            raise ValueError(f"{target} is fine-tuned already: ship the first stage again "
-                             "(--stage first) before fine-tuning it")
+        if stage and shipped_stage(previous) != stage - 1:
+            raise ValueError(f"{target} carries {shipped_stage(previous)} fine-tune "
+                             f"stage(s); stage {stage} trains on from stage {stage - 1}: "
+                             "ship the first stage again (--stage first) before "
+                             "fine-tuning it")
         settings.resume = latest is not None
         settings.overwrite = not settings.resume
         trained = train(settings)
@@ -250,17 +300,28 @@ def train_one(game: str, players: int, args: Args, scratch: Path, command: str,
         "wall_seconds": round(earlier + time.perf_counter() - started, 1),
         "settings_from": source,
         "shipped_without_optimizer_state": True,
+        "stage": stage,
     }
-    if fine_tune:
-        first = previous.get("baseline", {})
-        card["baseline"]["started_from"] = first.get("started_from") or {
-            **first, "timesteps": previous.get("timesteps"),
+    if stage:
+        card["baseline"]["started_from"] = {
+            **previous.get("baseline", {}), "timesteps": previous.get("timesteps"),
             "final_evaluation": previous.get("final_evaluation")}
     for section in ("arena", "exploitability"):
         if section in previous:  # results of an earlier model no longer apply
             card[section] = {"stale": True}
     write_card(target, card)
     return card
+
+
+def stages_to_train(name: str, players: int, args: Args) -> list[int]:
+    """The stages ``--stage`` trains of one table, in order (0: the first stage)."""
+    count = len(FINE_TUNES.get((name, players), ()))
+    if args.stage == "first":
+        return [0]
+    if args.stage == "all":
+        return list(range(count + 1))
+    shipped = read_card(baseline_path(name, players)) or {}
+    return list(range(shipped_stage(shipped) + 1, count + 1))
 
 
 def run(args: Args, command: str = "", out: Any = sys.stdout) -> list[Path]:
@@ -279,15 +340,16 @@ def run(args: Args, command: str = "", out: Any = sys.stdout) -> list[Path]:
         scratch = Path(args.scratch) if args.scratch else Path(temporary)
         for game, count in settings:
             name = short_name(game.env_id)
-            stages = [stage for stage in (False, True)
-                      if (args.stage != "first" if stage else args.stage != "fine-tune")
-                      and (not stage or (name, count) in FINE_TUNES)]
+            stages = stages_to_train(name, count, args)
             if not stages:
-                print(f"train_baselines: {name} {count}p has no fine-tune stage", file=out)
-            for fine_tune in stages:
-                what = "fine-tune" if fine_tune else "first stage"
+                what = ("has no fine-tune stage" if (name, count) not in FINE_TUNES else
+                        "carries every fine-tune stage already (--stage first ships the "
+                        "first stage again)")
+                print(f"train_baselines: {name} {count}p {what}", file=out)
+            for stage in stages:
+                what = f"fine-tune {stage}" if stage else "first stage"
                 print(f"train_baselines: {name} {count}p, {what} ...", file=out, flush=True)
-                card = train_one(game.env_id, count, args, scratch, command, fine_tune)
+                card = train_one(game.env_id, count, args, scratch, command, stage)
                 path = baseline_path(game, count)
                 size = path.stat().st_size / 1024
                 weights = path.with_suffix(".safetensors")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import io
+from pathlib import Path
 
 import pytest
 
@@ -45,7 +47,8 @@ def test_model_file_and_card_are_shipped(game: Game, count: int) -> None:
     assert card["options"] == {}
     assert card["timesteps"] >= card["settings"]["timesteps"] > 0
     assert card["baseline"]["command"].startswith("python benchmarks/train_baselines.py")
-    assert set(card["final_evaluation"]) >= {"win_rate_vs_random", "win_rate_vs_heuristic"}
+    evaluated = {f"win_rate_vs_{opponent}" for opponent in card["settings"]["eval_opponents"]}
+    assert "win_rate_vs_heuristic" in evaluated and set(card["final_evaluation"]) >= evaluated
     assert card["arena"]["agents"] == ["random", "heuristic", "baseline"]
     assert 0 <= card["arena"]["win_rate"] <= 1
 
@@ -176,14 +179,17 @@ def test_train_baselines_ships_a_copy_that_plays_like_the_trained_model(
 
 
 @pytest.mark.slow
-def test_a_fine_tune_stage_trains_on_from_the_first_stage_and_keeps_its_record(
+def test_fine_tune_stages_train_on_in_order_and_keep_each_record(
         tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     from agents.policy_file import load_network
     from benchmarks import train_baselines
 
     monkeypatch.setenv("CARDGYM_MODELS", str(tmp_path / "models"))
-    stage = train_baselines.FineTune(1024, 1e-3, 0.01, checkpoint_every=512, eval_every=1024)
-    monkeypatch.setattr(train_baselines, "FINE_TUNES", {("karel_kakelaar", 2): stage})
+    league = train_baselines.FineTune(1024, 1e-3, 0.01, checkpoint_every=512, eval_every=1024)
+    weighted = dataclasses.replace(train_baselines.heuristic_weighted(0.005), timesteps=1024,
+                                   checkpoint_every=512, eval_every=1024)
+    monkeypatch.setattr(train_baselines, "FINE_TUNES",
+                        {("karel_kakelaar", 2): (league, weighted)})
     args = train_baselines.Args(games=("karel_kakelaar",), players=(2,), timesteps=1024,
                                 eval_games=4, scratch=str(tmp_path / "runs"), vector=8,
                                 net_arch=(32, 32))
@@ -193,19 +199,54 @@ def test_a_fine_tune_stage_trains_on_from_the_first_stage_and_keeps_its_record(
     first = read_card(shipped)
     first_weights = load_network(shipped.with_suffix(".safetensors")).state_dict()
     assert first is not None and first["settings"]["start_from"] is None
+    assert first["baseline"]["stage"] == 0
+    # Stage 2 trains on from stage 1 only: the network shipped now carries none.
+    with pytest.raises(ValueError, match="carries 0 fine-tune stage"):
+        train_baselines.train_one("karel_kakelaar", 2, args, tmp_path / "runs", "x", stage=2)
+    assert read_card(shipped) == first
     assert train_baselines.run(dataclasses.replace(args, stage="fine-tune"),
                                command="second") == [shipped]
     card = read_card(shipped)
     assert card is not None and card["settings"]["start_from"] == "baseline"
-    assert card["settings"]["seed"] == 1 and card["settings"]["learning_rate"] == 1e-3
-    assert "baseline" in card["settings"]["opponents"]
-    assert card["baseline"]["command"] == "second"
-    assert card["baseline"]["started_from"]["command"] == "first"
-    assert card["baseline"]["started_from"]["timesteps"] == first["timesteps"]
-    assert (tmp_path / "runs" / "karel_kakelaar-2p-seed1" / "model.zip").is_file()
+    assert card["baseline"]["stage"] == 2 and card["baseline"]["command"] == "second"
+    assert card["settings"]["seed"] == 3 and card["settings"]["league"] is False
+    assert card["settings"]["opponents"] == ["heuristic"] * 3 + ["baseline", "self"]
+    assert card["settings"]["eval_opponents"] == ["heuristic"]
+    middle = card["baseline"]["started_from"]
+    assert middle["stage"] == 1 and middle["timesteps"] == 1024
+    assert middle["started_from"]["stage"] == 0
+    assert middle["started_from"]["timesteps"] == first["timesteps"]
+    assert middle["started_from"]["command"] == "first"
+    for seed in (1, 3):
+        assert (tmp_path / "runs" / f"karel_kakelaar-2p-seed{seed}" / "model.zip").is_file()
     tuned = load_network(shipped.with_suffix(".safetensors")).state_dict()
     assert any(not (tuned[key] == first_weights[key]).all() for key in first_weights)
-    # A fine-tuned network is not fine-tuned again on top of itself.
-    with pytest.raises(ValueError, match="fine-tuned already"):
-        train_baselines.run(dataclasses.replace(args, stage="fine-tune"), command="third")
+    # A network that carries every stage is not fine-tuned again on top of itself.
+    said = io.StringIO()
+    assert train_baselines.run(dataclasses.replace(args, stage="fine-tune"), command="third",
+                               out=said) == []
+    assert "carries every fine-tune stage already" in said.getvalue()
     assert read_card(shipped) == card
+    # A finished run is shipped again as it is only if it trained with the stage's settings.
+    monkeypatch.setattr(train_baselines, "FINE_TUNES", {("karel_kakelaar", 2): (
+        league, dataclasses.replace(weighted, learning_rate=5e-4))})
+    with pytest.raises(ValueError, match="learning_rate: the run has 0.0001, this call 0.0005"):
+        train_baselines.train_one("karel_kakelaar", 2, dataclasses.replace(args, resume=True),
+                                  tmp_path / "runs", "again", stage=2)
+    assert read_card(shipped) == card
+
+
+def test_each_stage_of_a_table_trains_in_a_run_folder_of_its_own() -> None:
+    from benchmarks import train_baselines
+
+    for (game, players), stages in train_baselines.FINE_TUNES.items():
+        folders = [train_baselines.train_args(game, players, train_baselines.Args(),
+                                              Path("scratch"))[0].run_dir]
+        for stage in range(1, len(stages) + 1):
+            found = train_baselines.fine_tune_args(game, players, train_baselines.Args(),
+                                                   Path("scratch"), stage)
+            assert found is not None and found[0].start_from == "baseline"
+            folders.append(found[0].run_dir)
+        assert len(set(folders)) == len(folders), f"{game} {players}p: {folders}"
+        assert train_baselines.fine_tune_args(game, players, train_baselines.Args(),
+                                              Path("scratch"), len(stages) + 1) is None

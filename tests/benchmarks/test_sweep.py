@@ -106,4 +106,6 @@ def test_the_baseline_table_counts_a_fine_tune_with_its_first_stage() -> None:
     assert trained_steps({"timesteps": 2_000_000}) == "2000000"
     assert trained_steps({"timesteps": 3_000_064, "baseline": {
         "started_from": {"timesteps": 2_015_232}}}) == "5015296"
+    assert trained_steps({"timesteps": 2_000_128, "baseline": {"started_from": {
+        "timesteps": 3_000_064, "started_from": {"timesteps": 2_015_232}}}}) == "7015424"
     assert trained_steps({}) == "?"
