@@ -100,8 +100,8 @@ class FineTune:
 def heuristic_weighted(ent_coef: float) -> FineTune:
     """A fine-tune against a fixed pool weighted 3:1:1 towards the heuristic (three
     heuristic entries, the shipped network, the learner's own checkpoints), without the
-    league: it lifts the two-player networks' win rate against the heuristic
-    (docs/training.md)."""
+    league: it lifts the networks' win rate against the heuristic (two-player Power
+    Hungry Pets and Karel Kakelaar, five-player Karel Kakelaar; docs/training.md)."""
     return FineTune(2_000_128, 1e-4, ent_coef, checkpoint_every=500_224,
                     eval_every=1_000_192, pfsp_self="each", seed=3,
                     opponents=("heuristic", "heuristic", "heuristic", "baseline", "self"),
@@ -117,7 +117,8 @@ FINE_TUNES: dict[tuple[str, int], tuple[FineTune, ...]] = {
         FineTune(3_000_064, 3e-4, 0.0015, checkpoint_every=100_096, eval_every=500_224),
         heuristic_weighted(0.0015)),
     ("karel_kakelaar", 5): (
-        FineTune(2_000_128, 3e-4, 0.0015, checkpoint_every=100_096, eval_every=500_224),),
+        FineTune(2_000_128, 3e-4, 0.0015, checkpoint_every=100_096, eval_every=500_224),
+        heuristic_weighted(0.0015)),
     ("exploding_kittens", 2): (
         FineTune(2_000_000, 2e-4, 0.002, checkpoint_every=50_000, eval_every=250_000,
                  ent_coef_end=0.0, pfsp_self="each"),),
