@@ -57,7 +57,7 @@ from typing import Any
 from agents.baselines import BASELINE, baseline_path, baseline_settings
 from agents.model_card import read_card, write_card
 from agents.policy_file import weights_path
-from agents.resume import card_differences, latest_checkpoint
+from agents.resume import RESUME_SETTINGS, card_differences, latest_checkpoint
 from agents.train import PFSP_SELF, TrainArgs, compared_settings, train
 from benchmarks.publish import portable_command
 from benchmarks.sweep import best_settings
@@ -80,8 +80,8 @@ DEFAULT_BUDGET = 1_000_000
 @dataclass(frozen=True)
 class FineTune:
     """A fine-tune stage of a table's baseline: the network shipped by the stage before
-    trained on from its weights. Settings not named here (``None``: not named) are the
-    first stage's."""
+    trained on from its weights. Settings not named here, and the evaluation settings
+    left at ``None``, are the first stage's."""
 
     timesteps: int
     learning_rate: float
@@ -133,10 +133,10 @@ STAGES = ("all", "first", "fine-tune")
 
 #: The settings a finished run in the scratch folder must have been trained with to be
 #: shipped as it is (``--resume``): those that change what it learns.
-SHIPPED_SETTINGS = ("players", "net_arch", "options", "opponents", "vector", "league",
-                    "pfsp_self", "seed", "timesteps", "learning_rate", "ent_coef",
-                    "ent_coef_end", "gamma", "n_steps", "batch_size", "n_epochs",
-                    "start_from", "n_envs", "pfsp_power", "pfsp_floor", "league_size")
+SHIPPED_SETTINGS = RESUME_SETTINGS + (
+    "seed", "timesteps", "learning_rate", "ent_coef", "ent_coef_end", "gamma", "n_steps",
+    "batch_size", "n_epochs", "start_from", "n_envs", "pfsp_power", "pfsp_floor",
+    "league_size")
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -217,8 +217,10 @@ def fine_tune_args(game: str, players: int, args: Args, scratch: Path, stage: in
     first, source = train_args(game, players, args, scratch)
     changes = {name: getattr(tune, name) for name in (
         "timesteps", "learning_rate", "ent_coef", "ent_coef_end", "checkpoint_every",
-        "eval_every", "pfsp_self", "seed", "opponents", "league", "eval_games",
-        "eval_opponents") if getattr(tune, name) is not None or name == "ent_coef_end"}
+        "eval_every", "pfsp_self", "seed", "opponents", "league")}
+    # The evaluation settings a stage leaves at None are the first stage's.
+    changes.update({name: getattr(tune, name) for name in ("eval_games", "eval_opponents")
+                    if getattr(tune, name) is not None})
     if args.timesteps is not None:
         changes["timesteps"] = args.timesteps
     settings = dataclasses.replace(first, start_from=BASELINE, **changes)
