@@ -51,7 +51,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from benchmarks.throughput import RandomLegalChooser, load_leduc, play
+from benchmarks.throughput import RandomLegalChooser, frozen_heap, load_leduc, play
 from cardgym.arguments import positive_int
 from cardgym.registration import Game, find_game
 
@@ -199,13 +199,14 @@ def build_subjects(games: Sequence[str], players: Sequence[int],
 
 
 def measure(subjects: list[Subject], seconds: float, rounds: int, out: TextIO) -> None:
-    for round_index in range(rounds):
-        for offset in range(len(subjects)):
-            subject = subjects[(round_index + offset) % len(subjects)]
-            gc.collect()
-            decisions, spent = subject.run(seconds, 1 + round_index)
-            subject.rates.append(decisions / spent)
-        print(f"bench --vector: round {round_index + 1}/{rounds} done", file=sys.stderr)
+    with frozen_heap():
+        for round_index in range(rounds):
+            for offset in range(len(subjects)):
+                subject = subjects[(round_index + offset) % len(subjects)]
+                gc.collect()
+                decisions, spent = subject.run(seconds, 1 + round_index)
+                subject.rates.append(decisions / spent)
+            print(f"bench --vector: round {round_index + 1}/{rounds} done", file=sys.stderr)
 
 
 def format_table(subjects: Sequence[Subject], seconds: float, rounds: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +23,7 @@ from benchmarks.throughput import (
     Report,
     Run,
     Subject,
+    frozen_heap,
     game_factories,
     play,
 )
@@ -148,6 +150,19 @@ def test_play_plays_at_least_one_episode_even_without_time() -> None:
 
 
 # ---------------------------------------------------------------- variants
+
+
+def test_measurements_leave_the_objects_made_before_them_out_of_each_collection() -> None:
+    before = gc.get_freeze_count()
+    with frozen_heap():
+        assert gc.get_freeze_count() > before
+    assert gc.get_freeze_count() == 0
+
+
+def test_the_heap_is_unfrozen_when_a_measurement_fails() -> None:
+    with pytest.raises(RuntimeError, match="run failed"), frozen_heap():
+        raise RuntimeError("run failed")
+    assert gc.get_freeze_count() == 0
 
 
 def test_each_game_has_env_raw_env_and_the_pettingzoo_chain() -> None:
