@@ -12,6 +12,7 @@ Usage::
     cardgym replay game.json --seat 0    # step through it: n, p, a move number, q
     cardgym replay game.json --gif game.gif   # pictures: --frames DIR, a PNG per move
     cardgym convert-model runs/old/model.zip --trust-pickle   # write model.safetensors
+    cardgym soup runs/soup runs/fine-tune-a runs/fine-tune-b   # average two networks
     cardgym docs exploding_kittens       # the env's documentation page
     python -m cardgym_cli --help
 
@@ -125,6 +126,16 @@ COMMANDS: tuple[Command, ...] = (
         "the zip unpickles it, which runs any code it carries: pass --trust-pickle only for "
         "a file you trust. Needs the train extra.",
         "cardgym_cli.convert_model",
+    ),
+    Command(
+        "soup",
+        "a policy file whose weights are the mean of other policy files' weights",
+        "Average the weights of policy files of the same network (same game, player count, "
+        "rule options and layers), equally or by --weights, into OUT/model.safetensors with "
+        "its card, which names every ingredient by path and sha256; it plays as model:OUT. "
+        "Networks fine-tuned from one parent average well (a model soup); networks trained "
+        "apart do not. Nothing is unpickled. Needs the train extra.",
+        "cardgym_cli.soup",
     ),
     Command(
         "tournament",
