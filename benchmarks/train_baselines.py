@@ -33,8 +33,12 @@ baseline``) with a seed of its own and a lower learning rate, against opponents 
 that network as a fixed member (``baseline``), and shipped in its place. The card's
 ``baseline.stage`` counts the fine-tunes the shipped network carries, and
 ``baseline.started_from`` keeps the record of the stage it was trained from (which keeps
-its own, back to the first stage). ``--stage first`` trains only the first stage,
-``--stage fine-tune`` the fine-tunes that the network shipped now does not carry yet.
+its own, back to the first stage). A stage may be a :class:`Soup`: fine-tunes of the
+shipped network, each in a run folder of its own, whose weights are averaged with the
+shipped network's (``cardgym soup``); its card's ``soup`` names every ingredient with
+its settings and digest, and ``final_evaluation`` measures the mean. ``--stage first``
+trains only the first stage, ``--stage fine-tune`` the fine-tunes that the network
+shipped now does not carry yet.
 
 With ``--scratch DIR --resume`` a run that was stopped continues from its latest
 checkpoint (``cardgym train --resume``), and a finished one is shipped again as it is
@@ -55,10 +59,11 @@ from pathlib import Path
 from typing import Any
 
 from agents.baselines import BASELINE, baseline_path, baseline_settings
-from agents.model_card import read_card, write_card
-from agents.policy_file import weights_path
+from agents.model_card import card_path, read_card, write_card
+from agents.policy_file import load_network, weights_path
 from agents.resume import RESUME_SETTINGS, card_differences, latest_checkpoint
-from agents.train import PFSP_SELF, TrainArgs, compared_settings, train
+from agents.soup import average_policies
+from agents.train import PFSP_SELF, TrainArgs, compared_settings, train, win_rate
 from benchmarks.publish import portable_command
 from benchmarks.sweep import best_settings
 from cardgym.arguments import HelpFormatter, game_count, non_negative_int, positive_int
@@ -108,14 +113,36 @@ def heuristic_weighted(ent_coef: float) -> FineTune:
                     league=False, eval_games=200, eval_opponents=("heuristic",))
 
 
+def heuristic_alone(ent_coef: float) -> FineTune:
+    """:func:`heuristic_weighted` against the heuristic alone: one of the parts of the
+    two-player Karel Kakelaar soup (docs/training.md)."""
+    return dataclasses.replace(heuristic_weighted(ent_coef), opponents=("heuristic",))
+
+
+@dataclass(frozen=True)
+class Soup:
+    """A stage whose network is the mean of the weights (:mod:`agents.soup`) of the
+    network shipped now and of fine-tunes of it: each part is trained from the shipped
+    network in a run folder of its own (``GAME-Np-stageK-partJ``), then every tensor of
+    the shipped network and the parts is averaged, equally. The soup is measured
+    against the first part's evaluation opponents over ``eval_games`` games."""
+
+    parts: tuple[FineTune, ...]
+    eval_games: int = 400
+
+
+#: A fine-tune stage: one fine-tune, or the mean of several.
+Stage = FineTune | Soup
+
 #: The tables whose baseline is fine-tuned after the first stage: their stages, in order.
-FINE_TUNES: dict[tuple[str, int], tuple[FineTune, ...]] = {
+FINE_TUNES: dict[tuple[str, int], tuple[Stage, ...]] = {
     ("power_hungry_pets", 2): (heuristic_weighted(0.004),),
     ("power_hungry_pets", 4): (
         FineTune(2_000_128, 1e-4, 0.004, checkpoint_every=100_096, eval_every=500_224),),
     ("karel_kakelaar", 2): (
         FineTune(3_000_064, 3e-4, 0.0015, checkpoint_every=100_096, eval_every=500_224),
-        heuristic_weighted(0.0015)),
+        heuristic_weighted(0.0015),
+        Soup((heuristic_weighted(0.0015), heuristic_alone(0.0015)))),
     ("karel_kakelaar", 5): (
         FineTune(2_000_128, 3e-4, 0.0015, checkpoint_every=100_096, eval_every=500_224),
         heuristic_weighted(0.0015)),
@@ -205,27 +232,42 @@ def train_args(game: str, players: int, args: Args, scratch: Path) -> tuple[Trai
     return settings, source
 
 
-def fine_tune_args(game: str, players: int, args: Args, scratch: Path, stage: int = 1
-                   ) -> tuple[TrainArgs, str] | None:
-    """The :class:`TrainArgs` of a table's fine-tune ``stage`` (1: the first fine-tune;
-    None where :data:`FINE_TUNES` lists no such stage), and where its settings come
-    from."""
+def stage_of(game: str, players: int, stage: int) -> Stage | None:
+    """A table's fine-tune ``stage`` (1: the first fine-tune); None where
+    :data:`FINE_TUNES` lists no such stage."""
     stages = FINE_TUNES.get((short_name(find_game(game).env_id), players), ())
-    if not 1 <= stage <= len(stages):
+    return stages[stage - 1] if 1 <= stage <= len(stages) else None
+
+
+def stage_runs(game: str, players: int, args: Args, scratch: Path, stage: int = 1
+               ) -> list[tuple[TrainArgs, str]] | None:
+    """The training runs of a table's fine-tune ``stage`` (one, or a soup's parts, each
+    trained from the shipped network) as :class:`TrainArgs` with where their settings
+    come from; None where :data:`FINE_TUNES` lists no such stage."""
+    found = stage_of(game, players, stage)
+    if found is None:
         return None
-    tune = stages[stage - 1]
+    count = len(FINE_TUNES[(short_name(find_game(game).env_id), players)])
     first, source = train_args(game, players, args, scratch)
-    changes = {name: getattr(tune, name) for name in (
-        "timesteps", "learning_rate", "ent_coef", "ent_coef_end", "checkpoint_every",
-        "eval_every", "pfsp_self", "seed", "opponents", "league")}
-    # The evaluation settings a stage leaves at None are the first stage's.
-    changes.update({name: getattr(tune, name) for name in ("eval_games", "eval_opponents")
-                    if getattr(tune, name) is not None})
-    if args.timesteps is not None:
-        changes["timesteps"] = args.timesteps
-    settings = dataclasses.replace(first, start_from=BASELINE, **changes)
-    return settings, (f"{source}; fine-tuned from the shipped network (FINE_TUNES, stage "
-                      f"{stage} of {len(stages)})")
+    runs = []
+    parts = found.parts if isinstance(found, Soup) else (found,)
+    for index, tune in enumerate(parts, 1):
+        changes: dict[str, Any] = {name: getattr(tune, name) for name in (
+            "timesteps", "learning_rate", "ent_coef", "ent_coef_end", "checkpoint_every",
+            "eval_every", "pfsp_self", "seed", "opponents", "league")}
+        # The evaluation settings a stage leaves at None are the first stage's.
+        changes.update({name: getattr(tune, name) for name in ("eval_games", "eval_opponents")
+                        if getattr(tune, name) is not None})
+        if args.timesteps is not None:
+            changes["timesteps"] = args.timesteps
+        what = f"stage {stage} of {count}"
+        if isinstance(found, Soup):
+            changes["run_name"] = (f"{short_name(find_game(game).env_id)}-{players}p-"
+                                   f"stage{stage}-part{index}")
+            what += f", part {index} of {len(parts)} of its soup"
+        runs.append((dataclasses.replace(first, start_from=BASELINE, **changes),
+                     f"{source}; fine-tuned from the shipped network (FINE_TUNES, {what})"))
+    return runs
 
 
 def shipped_stage(card: dict[str, Any]) -> int:
@@ -236,22 +278,90 @@ def shipped_stage(card: dict[str, Any]) -> int:
     return int(record.get("stage", 1 if "started_from" in record else 0))
 
 
-def slim_copy(source: Path, target: Path) -> Path:
+def slim_copy(source: Path, target: Path, policy: Path | None = None) -> Path:
     """Save the model at ``source`` to ``target`` without the optimizer's moments, and
-    copy its policy file beside it."""
+    copy its policy file beside it; ``policy``: another policy file of the same network
+    (a soup) whose weights replace the model's, copied in its place."""
     from sb3_contrib import MaskablePPO
 
     # The zip this script has just trained in its scratch folder: unpickling it trusts
     # only this run.
     model = MaskablePPO.load(source, device="cpu")
+    if policy is not None:
+        model.policy.load_state_dict(load_network(policy).state_dict())
     optimizer = model.policy.optimizer
     # A fresh optimizer of the same class and settings holds no per-parameter state.
     model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
     model.tensorboard_log = None  # a folder of the machine that trained it
     target.parent.mkdir(parents=True, exist_ok=True)
     model.save(target)
-    shutil.copyfile(weights_path(source), weights_path(target))
+    shutil.copyfile(policy or weights_path(source), weights_path(target))
     return target
+
+
+def _trained(settings: TrainArgs, args: Args, label: str, stage: int,
+             previous: dict[str, Any], target: Path) -> tuple[Path, float]:
+    """Train one run of a stage, or take it as it is: a run in the scratch folder already
+    trained to its budget (``--resume``) is kept, with its own training time, if it
+    trained with the run's settings. Returns the model and the seconds an earlier
+    process spent on it."""
+    finished = settings.run_dir / "model.zip"
+    card_now = read_card(finished) if args.resume and finished.is_file() else None
+    if card_now is not None and card_now.get("timesteps", 0) >= settings.timesteps:
+        differ = card_differences(card_now, compared_settings(settings), SHIPPED_SETTINGS)
+        if differ:
+            raise ValueError(f"the finished run in {settings.run_dir} was not trained as "
+                             f"{label} is: {'; '.join(differ)} (move it away, or give "
+                             "another --scratch)")
+        return finished, float(card_now.get("train_seconds", 0.0))
+    _check_parent(previous, stage, target)
+    latest = latest_checkpoint(settings.run_dir) if args.resume else None
+    settings.resume = latest is not None
+    settings.overwrite = not settings.resume
+    return train(settings), 0.0
+
+
+def _check_parent(previous: dict[str, Any], stage: int, target: Path) -> None:
+    """A fine-tune ``stage`` trains on from the network of stage ``stage - 1``."""
+    if stage and shipped_stage(previous) != stage - 1:
+        raise ValueError(f"{target} carries {shipped_stage(previous)} fine-tune "
+                         f"stage(s); stage {stage} trains on from stage {stage - 1}: "
+                         "ship the first stage again (--stage first) before "
+                         "fine-tuning it")
+
+
+def _soup(parts: list[Path], stage: int, tune: Soup, scratch: Path, target: Path,
+          label: str) -> tuple[Path, dict[str, Any]]:
+    """The mean of the shipped network and the trained ``parts``, written into the
+    scratch folder, and the card section that says how it was made."""
+    from types import SimpleNamespace
+
+    folder = scratch / f"{label}-stage{stage}"
+    parent = folder / "parent"
+    parent.mkdir(parents=True, exist_ok=True)
+    # The shipped network is about to be replaced: the soup takes it from a copy.
+    shutil.copyfile(weights_path(target), parent / "model.safetensors")
+    shutil.copyfile(card_path(target), parent / "model.json")
+    written = average_policies([parent, *parts], folder / "soup", overwrite=True)
+    made = read_card(written) or {}
+    cards = [read_card(path) or {} for path in parts]
+    # Named by run folder, not by this machine's path; each part with its settings.
+    ingredients = [{**made["soup"]["ingredients"][0],
+                    "path": f"the network shipped before (stage {stage - 1})"}]
+    ingredients += [{**entry, "path": path.parent.name, "settings": card.get("settings")}
+                    for entry, path, card in zip(made["soup"]["ingredients"][1:], parts, cards,
+                                                 strict=True)]
+    first = cards[0]
+    settings = first.get("settings", {})
+    network = SimpleNamespace(policy=load_network(written))
+    evaluation: dict[str, Any] = {"timesteps": sum(int(card.get("timesteps", 0))
+                                                   for card in cards)}
+    for opponent in settings.get("eval_opponents", ["heuristic"]):
+        evaluation[f"win_rate_vs_{opponent}"] = win_rate(
+            network, first["game"], first["players"], opponent, first.get("options"),
+            tune.eval_games, int(settings.get("seed", 0)))
+    return written, {"method": made["soup"]["method"], "ingredients": ingredients,
+                     "final_evaluation": evaluation}
 
 
 def train_one(game: str, players: int, args: Args, scratch: Path, command: str,
@@ -262,44 +372,41 @@ def train_one(game: str, players: int, args: Args, scratch: Path, command: str,
     name = short_name(find_game(game).env_id)
     target = baseline_path(game, players)
     previous = read_card(target) or {}
+    tune = stage_of(game, players, stage) if stage else None
     if stage:
-        found = fine_tune_args(game, players, args, scratch, stage)
-        if found is None:
+        runs = stage_runs(game, players, args, scratch, stage)
+        if runs is None:
             count = len(FINE_TUNES.get((name, players), ()))
             raise ValueError(f"{name} at {players} players has {count} fine-tune stage(s) "
                              f"(FINE_TUNES), not a stage {stage}")
-        settings, source = found
     else:
-        settings, source = train_args(game, players, args, scratch)
+        runs = [train_args(game, players, args, scratch)]
+    if isinstance(tune, Soup):  # the soup holds the shipped network: it must be the parent
+        _check_parent(previous, stage, target)
     started = time.perf_counter()
-    finished = settings.run_dir / "model.zip"
-    latest = latest_checkpoint(settings.run_dir) if args.resume else None
-    card_now = read_card(finished) if args.resume and finished.is_file() else None
-    # A run already trained to its budget is shipped as it is, with its own training
-    # time, if it trained with this stage's settings.
-    earlier = 0.0
-    if card_now is not None and card_now.get("timesteps", 0) >= settings.timesteps:
-        differ = card_differences(card_now, compared_settings(settings), SHIPPED_SETTINGS)
-        if differ:
-            raise ValueError(f"the finished run in {settings.run_dir} was not trained as "
-                             f"{name} {players}p stage {stage} is: {'; '.join(differ)} "
-                             "(move it away, or give another --scratch)")
-        trained = finished
-        earlier = float(card_now.get("train_seconds", 0.0))
+    label = f"{name} {players}p stage {stage}"
+    trained, earlier = [], 0.0
+    for index, (settings, _) in enumerate(runs, 1):
+        part = f"{label} part {index}" if isinstance(tune, Soup) else label
+        path, seconds = _trained(settings, args, part, stage, previous, target)
+        trained.append(path)
+        earlier += seconds
+    source = runs[0][1]
+    soup: dict[str, Any] | None = None
+    if isinstance(tune, Soup):
+        written, soup = _soup(trained, stage, tune, scratch, target, f"{name}-{players}p")
+        slim_copy(trained[0], target, written)
     else:
-        if stage and shipped_stage(previous) != stage - 1:
-            raise ValueError(f"{target} carries {shipped_stage(previous)} fine-tune "
-                             f"stage(s); stage {stage} trains on from stage {stage - 1}: "
-                             "ship the first stage again (--stage first) before "
-                             "fine-tuning it")
-        settings.resume = latest is not None
-        settings.overwrite = not settings.resume
-        trained = train(settings)
-    slim_copy(trained, target)
-    card = dict(read_card(trained) or {})
+        slim_copy(trained[0], target)
+    card = dict(read_card(trained[0]) or {})
+    if soup is not None:
+        card["timesteps"] = soup["final_evaluation"]["timesteps"]
+        card["final_evaluation"] = soup.pop("final_evaluation")
+        card["soup"] = soup
+        source = f"the mean of the shipped network and {len(trained)} fine-tunes of it; " + source
     card["baseline"] = {
         "command": command,
-        "budget_timesteps": settings.timesteps,
+        "budget_timesteps": sum(settings.timesteps for settings, _ in runs),
         "wall_seconds": round(earlier + time.perf_counter() - started, 1),
         "settings_from": source,
         "shipped_without_optimizer_state": True,

@@ -6,6 +6,7 @@ import dataclasses
 import io
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from agents.baselines import (
@@ -236,6 +237,56 @@ def test_fine_tune_stages_train_on_in_order_and_keep_each_record(
     assert read_card(shipped) == card
 
 
+@pytest.mark.slow
+def test_a_soup_stage_ships_the_mean_of_the_shipped_network_and_its_parts(
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from safetensors.numpy import load_file
+    from sb3_contrib import MaskablePPO
+
+    from benchmarks import train_baselines
+
+    monkeypatch.setenv("CARDGYM_MODELS", str(tmp_path / "models"))
+    weighted = dataclasses.replace(train_baselines.heuristic_weighted(0.005), timesteps=1024,
+                                   checkpoint_every=512, eval_every=1024)
+    alone = dataclasses.replace(weighted, opponents=("heuristic",))
+    soup = train_baselines.Soup((weighted, alone), eval_games=6)
+    monkeypatch.setattr(train_baselines, "FINE_TUNES", {("karel_kakelaar", 2): (soup,)})
+    args = train_baselines.Args(games=("karel_kakelaar",), players=(2,), timesteps=1024,
+                                eval_games=4, scratch=str(tmp_path / "runs"), vector=8,
+                                net_arch=(32, 32))
+    shipped = baseline_path("karel_kakelaar", 2)
+    train_baselines.run(dataclasses.replace(args, stage="first"), command="first")
+    parent = load_file(str(shipped.with_suffix(".safetensors")))
+    assert train_baselines.run(dataclasses.replace(args, stage="fine-tune"),
+                               command="soup") == [shipped]
+    runs = tmp_path / "runs"
+    parts = [load_file(str(runs / f"karel_kakelaar-2p-stage1-part{k}" / "model.safetensors"))
+             for k in (1, 2)]
+    mean = load_file(str(shipped.with_suffix(".safetensors")))
+    for name, tensor in parent.items():
+        np.testing.assert_allclose(mean[name], (tensor + parts[0][name] + parts[1][name]) / 3,
+                                   rtol=1e-5, atol=1e-6)
+    # The zip plays the same network as the policy file beside it.
+    zipped = MaskablePPO.load(shipped, device="cpu").policy.state_dict()
+    assert all(np.allclose(zipped[name].numpy(), tensor) for name, tensor in mean.items())
+    card = read_card(shipped)
+    assert card is not None and card["baseline"]["stage"] == 1
+    assert card["baseline"]["started_from"]["stage"] == 0
+    assert card["timesteps"] == 2048 and card["baseline"]["budget_timesteps"] == 2048
+    ingredients = card["soup"]["ingredients"]
+    assert [entry["path"] for entry in ingredients] == [
+        "the network shipped before (stage 0)", "karel_kakelaar-2p-stage1-part1",
+        "karel_kakelaar-2p-stage1-part2"]
+    assert [entry["weight"] for entry in ingredients] == pytest.approx([1 / 3] * 3)
+    assert ingredients[2]["settings"]["opponents"] == ["heuristic"]
+    assert 0 <= card["final_evaluation"]["win_rate_vs_heuristic"] <= 1
+    # A soup is made from the network of the stage before it, and no other.
+    with pytest.raises(ValueError, match="carries 1 fine-tune stage"):
+        train_baselines.train_one("karel_kakelaar", 2, dataclasses.replace(args, resume=True),
+                                  runs, "again", stage=1)
+    assert read_card(shipped) == card
+
+
 def test_each_stage_of_a_table_trains_in_a_run_folder_of_its_own() -> None:
     from benchmarks import train_baselines
 
@@ -243,10 +294,10 @@ def test_each_stage_of_a_table_trains_in_a_run_folder_of_its_own() -> None:
         folders = [train_baselines.train_args(game, players, train_baselines.Args(),
                                               Path("scratch"))[0].run_dir]
         for stage in range(1, len(stages) + 1):
-            found = train_baselines.fine_tune_args(game, players, train_baselines.Args(),
-                                                   Path("scratch"), stage)
-            assert found is not None and found[0].start_from == "baseline"
-            folders.append(found[0].run_dir)
+            runs = train_baselines.stage_runs(game, players, train_baselines.Args(),
+                                              Path("scratch"), stage)
+            assert runs is not None and all(run.start_from == "baseline" for run, _ in runs)
+            folders += [run.run_dir for run, _ in runs]
         assert len(set(folders)) == len(folders), f"{game} {players}p: {folders}"
-        assert train_baselines.fine_tune_args(game, players, train_baselines.Args(),
-                                              Path("scratch"), len(stages) + 1) is None
+        assert train_baselines.stage_runs(game, players, train_baselines.Args(),
+                                          Path("scratch"), len(stages) + 1) is None
