@@ -22,7 +22,8 @@ from typing import Any
 
 from agents.model_card import ModelError, read_card
 from agents.policy_file import load_network, resolve_model_path, save_policy_file
-from cardgym.files import check_output_folder, file_digests
+from agents.runs import LOCK_FILE, RunInUseError, hold_lock
+from cardgym.files import OutputError, check_output_folder, file_digests
 
 __all__ = ["SAME_NETWORK_KEYS", "average_policies", "soup_weights"]
 
@@ -95,7 +96,11 @@ def average_policies(sources: Sequence[str | Path], output: str | Path,
         ModelError: bad weights, a missing or damaged policy file, ingredients that
             differ in game, table, options or network. Nothing is written then.
         OutputError: ``output`` is a link or a file, or a folder that holds files
-            without ``overwrite`` (checked first); or the files could not be written.
+            without ``overwrite`` (checked first, and again once the folder is held);
+            or the files could not be written.
+        RunInUseError: another process is writing into ``output`` (the folder is
+            held, with a lock file ``.lock`` in it, while the soup is written, so two
+            soups never mix one's weights with the other's card).
     """
     import torch
 
@@ -127,5 +132,13 @@ def average_policies(sources: Sequence[str | Path], output: str | Path,
                 for (path, card, _), w in zip(ingredients, mix, strict=True)],
         },
     }
-    folder.mkdir(parents=True, exist_ok=True)
-    return save_policy_file(network, model_path, card)
+    def in_use(holder: str) -> Exception:
+        return RunInUseError(f"{folder} is being written by another process ({holder}); "
+                             "wait for it to end, or give another folder")
+
+    with hold_lock(folder / LOCK_FILE, in_use, "make the soup's folder"):
+        held = sorted(path.name for path in folder.iterdir() if path.name != LOCK_FILE)
+        if held and not overwrite:  # written into while the ingredients were read
+            raise OutputError(f"the soup's folder: {folder} is not empty ({', '.join(held)}); "
+                              "pass --overwrite to write into it, or give a new folder")
+        return save_policy_file(network, model_path, card)

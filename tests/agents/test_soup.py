@@ -192,3 +192,35 @@ def test_the_command_refuses_a_file_as_the_output(pair: tuple[Path, Path], tmp_p
     assert main(["soup", str(target), str(pair[0]), str(pair[1])]) == 2
     assert "is a file; give a folder" in capsys.readouterr().err
     assert target.read_text(encoding="utf-8") == "kept"
+
+
+def test_a_folder_another_process_is_writing_into_is_refused_and_left_alone(
+        pair: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from agents.runs import RunInUseError, hold_run_folder
+
+    out = tmp_path / "soup"
+    with hold_run_folder(out):  # the lock another writer holds while it writes
+        with pytest.raises(RunInUseError, match="being written by another process"):
+            average_policies(pair, out, overwrite=True)
+        assert main(["soup", str(out), str(pair[0]), str(pair[1]), "--overwrite"]) == 2
+        assert "being written by another process" in capsys.readouterr().err
+    assert [path.name for path in out.iterdir()] == [".lock"]
+
+
+def test_files_that_appear_while_the_ingredients_are_read_are_kept(
+        pair: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.soup
+
+    out = tmp_path / "soup"
+    read = agents.soup._ingredient
+
+    def read_while_another_writes(source: str | Path) -> Any:
+        out.mkdir(exist_ok=True)
+        (out / "model.json").write_text("theirs", encoding="utf-8")
+        return read(source)
+
+    monkeypatch.setattr(agents.soup, "_ingredient", read_while_another_writes)
+    with pytest.raises(OutputError, match=r"not empty \(model.json\)"):
+        average_policies(pair, out)
+    assert (out / "model.json").read_text(encoding="utf-8") == "theirs"
+    assert not (out / "model.safetensors").exists()
