@@ -136,7 +136,9 @@ Stage = FineTune | Soup
 
 #: The tables whose baseline is fine-tuned after the first stage: their stages, in order.
 FINE_TUNES: dict[tuple[str, int], tuple[Stage, ...]] = {
-    ("power_hungry_pets", 2): (heuristic_weighted(0.004),),
+    ("power_hungry_pets", 2): (
+        heuristic_weighted(0.004),
+        Soup((heuristic_weighted(0.004), heuristic_alone(0.004)))),
     ("power_hungry_pets", 4): (
         FineTune(2_000_128, 1e-4, 0.004, checkpoint_every=100_096, eval_every=500_224),),
     ("karel_kakelaar", 2): (
