@@ -115,7 +115,8 @@ def heuristic_weighted(ent_coef: float) -> FineTune:
 
 def heuristic_alone(ent_coef: float) -> FineTune:
     """:func:`heuristic_weighted` against the heuristic alone: one of the parts of the
-    two-player Karel Kakelaar soup (docs/training.md)."""
+    soups of Power Hungry Pets at two players and Karel Kakelaar at two and five
+    (docs/training.md)."""
     return dataclasses.replace(heuristic_weighted(ent_coef), opponents=("heuristic",))
 
 
@@ -147,7 +148,8 @@ FINE_TUNES: dict[tuple[str, int], tuple[Stage, ...]] = {
         Soup((heuristic_weighted(0.0015), heuristic_alone(0.0015)))),
     ("karel_kakelaar", 5): (
         FineTune(2_000_128, 3e-4, 0.0015, checkpoint_every=100_096, eval_every=500_224),
-        heuristic_weighted(0.0015)),
+        heuristic_weighted(0.0015),
+        Soup((heuristic_weighted(0.0015), heuristic_alone(0.0015)))),
     ("exploding_kittens", 2): (
         FineTune(2_000_000, 2e-4, 0.002, checkpoint_every=50_000, eval_every=250_000,
                  ent_coef_end=0.0, pfsp_self="each"),),
