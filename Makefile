@@ -80,6 +80,7 @@ tables: $(VENV)/.installed
 	$(PY) -m cardgym_cli bench --vector --env power_hungry_pets karel_kakelaar --seconds 1 \
 		--rounds 3 --memory 10000000 --train 40000 --output benchmarks/results
 	$(PY) -m cardgym_cli arena --games 400 --output benchmarks/results --update-cards --write-readme
+	$(PY) -m benchmarks.mixed_tables --games 1000 --output benchmarks/results
 	$(PY) -m benchmarks.ladder --games 200 --output benchmarks/results --write-readme
 	$(MAKE) images
 

@@ -141,7 +141,10 @@ FINE_TUNES: dict[tuple[str, int], tuple[Stage, ...]] = {
         heuristic_weighted(0.004),
         Soup((heuristic_weighted(0.004), heuristic_alone(0.004)))),
     ("power_hungry_pets", 4): (
-        FineTune(2_000_128, 1e-4, 0.004, checkpoint_every=100_096, eval_every=500_224),),
+        FineTune(2_000_128, 1e-4, 0.004, checkpoint_every=100_096, eval_every=500_224),
+        Soup((FineTune(2_000_128, 1e-4, 0.004, checkpoint_every=500_224, eval_every=1_000_192,
+                       seed=3),
+              heuristic_weighted(0.004)))),
     ("karel_kakelaar", 2): (
         FineTune(3_000_064, 3e-4, 0.0015, checkpoint_every=100_096, eval_every=500_224),
         heuristic_weighted(0.0015),
