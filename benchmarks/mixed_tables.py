@@ -32,7 +32,7 @@ from pathlib import Path
 from agents.evaluate import EvalRequest, evaluate_many
 from agents.outcomes import wilson_interval
 from benchmarks.publish import portable_command, publish
-from cardgym.arguments import game_count, worker_count
+from cardgym.arguments import game_count, positive_int, worker_count
 from cardgym.registration import find_game, games, short_name
 
 __all__ = ["Share", "arrangements", "main", "mixed_table", "told_apart"]
@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--env", nargs="+", default=[], metavar="GAME",
                         help="games (default every game with a baseline above two players)")
-    parser.add_argument("--players", type=int, default=None,
+    parser.add_argument("--players", type=positive_int, default=None,
                         help="table size (default each game's largest baseline table)")
     parser.add_argument("--agent", default="baseline",
                         help="the agent compared (default the shipped baseline)")
