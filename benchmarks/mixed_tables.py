@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents.evaluate import EvalRequest, evaluate_many
-from agents.outcomes import wilson_interval
+from agents.outcomes import has_rounds, wilson_interval
 from benchmarks.publish import portable_command, publish
 from cardgym.arguments import game_count, positive_int, worker_count
 from cardgym.registration import find_game, games, short_name
@@ -106,8 +106,9 @@ def mixed_table(game: str, players: int, agent: str, other: str, games_: int, se
 
 def _table(game: str, players: int, agent: str, other: str, rows: list[tuple[str, Share, Share]],
            games_: int, seed: int) -> list[str]:
-    unit = "matches of rounds" if find_game(game).name == "power_hungry_pets" else "games"
-    lines = [f"### {short_name(find_game(game).env_id)}, {players} players", "",
+    entry = find_game(game)
+    unit = "matches of rounds" if has_rounds(entry) else "games"
+    lines = [f"### {short_name(entry.env_id)}, {players} players", "",
              f"{games_} {unit} per arrangement, seeds {seed} to {seed + len(rows) - 1}; "
              f"`{AGENT}` = `{agent}`, `{OTHER}` = `{other}`, seats listed in turn order; an "
              f"even share is {1 / players:.3f}.", "",
