@@ -72,7 +72,7 @@ def test_bad_input_is_refused_and_writes_nothing(tmp_path: Path,
                           (["--env", "karel_kakelaar", "--players", "9"], "2..5 players"),
                           (["--env", "karel_kakelaar", "--agent", "bogus"], "unknown agent"),
                           (["--env", "karel_kakelaar", "--players", "1"], "at least 2"),
-                          (["--seed", "-1"], "0 or more")):
+                          (["--seed", "-1"], "an integer >= 0")):
         with pytest.raises(SystemExit) as stop:
             main([*argv, "--games", "2", "--workers", "1", "--output", str(tmp_path)])
         assert stop.value.code == 2
