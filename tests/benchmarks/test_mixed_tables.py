@@ -11,6 +11,7 @@ import pytest
 
 from benchmarks import mixed_tables
 from benchmarks.mixed_tables import Share, arrangements, main, mixed_table, told_apart
+from cardgym.game import Game
 from cardgym.registration import find_game
 
 
@@ -93,8 +94,8 @@ def test_by_default_every_game_with_a_table_above_two_players_is_measured(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     seen = []
 
-    def fake(game: str, players: int, *rest: object) -> list[tuple[str, Share, Share]]:
-        seen.append((game, players))
+    def fake(game: Game, players: int, *rest: object) -> list[tuple[str, Share, Share]]:
+        seen.append((game.name, players))
         return [(seating, Share(1, 2), Share(1, 2)) for seating in arrangements(players)]
 
     monkeypatch.setattr(mixed_tables, "mixed_table", fake)
