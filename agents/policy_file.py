@@ -363,7 +363,7 @@ def load_network(weights: str | Path, game: Game | BoundGame | None = None,
             entry = find_game(str(card.get("game")))
         except ValueError as error:
             raise ModelError(f"{weights}: {error}") from None
-    elif card.get("game") != entry.env_id:
+    elif card.get("game") not in entry.env_ids:
         raise ModelError(f"{weights} was trained on {card.get('game')}, not {entry.env_id}")
     problem = players_problem(card, weights, num_players)
     if problem:

@@ -92,7 +92,7 @@ class ModelPolicy:
             raise ModelError(f"model file {str(path)!r} does not exist")
         bound, entry, num_players = load_target(game, num_players)
         card = read_card(archive)
-        if card is not None and entry is not None and card.get("game") != entry.env_id:
+        if card is not None and entry is not None and card.get("game") not in entry.env_ids:
             raise ModelError(f"{archive} was trained on {card.get('game')}, not {entry.env_id}")
         problem = None if card is None else players_problem(card, archive, num_players)
         if problem:

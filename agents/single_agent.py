@@ -175,6 +175,9 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
             same process (its policies and loaded checkpoints built once; each env
             draws from it with its own generator); ``None`` builds one from
             ``opponents`` and ``keep``.
+        engine: the rules the game is played by, as in the AEC env: ``"auto"``
+            (default: the compiled rules where the game has them and numba is
+            installed), ``"compiled"`` or ``"python"``.
 
     Observations are the learner's flat float32 vector; ``action_masks()`` gives its
     legal actions. ``info`` holds ``learner_seat`` and the opponents' labels; the last
@@ -193,7 +196,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
                  learner_seat: int | None = None, illegal_action: str = "raise",
                  keep: int = 5, render_mode: str | None = None,
                  render_seat: int | str | None = None,
-                 pool: OpponentPool | None = None) -> None:
+                 pool: OpponentPool | None = None, engine: str = "auto") -> None:
         super().__init__()
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed: "
@@ -213,7 +216,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[type-arg]
         self.num_players = num_players
         self.options = bound.options
         self.illegal_action = illegal_action
-        self.aec = bound.make_env(illegal_action=illegal_action)
+        self.aec = bound.make_env(illegal_action=illegal_action, engine=engine)
         agent = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(agent)["observation"]  # type: ignore[index]
         self.action_space = self.aec.action_space(agent)

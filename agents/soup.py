@@ -24,6 +24,7 @@ from agents.model_card import ModelError, read_card
 from agents.policy_file import load_network, resolve_model_path, save_policy_file
 from agents.runs import LOCK_FILE, RunInUseError, hold_lock
 from cardgym.files import OutputError, check_output_folder, file_digests
+from cardgym.registration import games
 
 __all__ = ["SAME_NETWORK_KEYS", "average_policies", "soup_weights"]
 
@@ -67,9 +68,17 @@ def _ingredient(source: str | Path) -> tuple[Path, dict[str, Any], Any]:
     return weights, card, network
 
 
+def _same(key: str, one: Any, other: Any) -> bool:
+    """Whether two cards agree on ``key``: for ``game``, env versions of one game
+    count as the same game (they share actions and observations)."""
+    if key == "game" and one != other and isinstance(one, str) and isinstance(other, str):
+        return any(one in game.env_ids and other in game.env_ids for game in games())
+    return bool(one == other)
+
+
 def _differences(first: dict[str, Any], other: dict[str, Any]) -> list[str]:
     problems = [f"{key} {other.get(key)!r} (the first has {first.get(key)!r})"
-                for key in SAME_NETWORK_KEYS if other.get(key) != first.get(key)]
+                for key in SAME_NETWORK_KEYS if not _same(key, first.get(key), other.get(key))]
     policy, theirs = first.get("policy") or {}, other.get("policy") or {}
     problems += [f"{key} {theirs.get(key)!r} (the first has {policy.get(key)!r})"
                  for key in _SAME_POLICY_KEYS if theirs.get(key) != policy.get(key)]

@@ -7,9 +7,11 @@ Usage::
     python -m benchmarks.behaviour_digest --games 20 --stride 1 --output before.json
     python -m benchmarks.behaviour_digest --games 20 --stride 1 --check --file before.json
 
-Every kit (each registered game and its test variants), player count and option set
-is played as :mod:`cardgym.testing.digest` says, and so is each game's batched
-engine. The default sizes are the test suite's (``tests/test_behaviour_digest.py``
+Every kit (each registered game and its test variants), env version, player count
+and option set is played as :mod:`cardgym.testing.digest` says, and so is each
+game's batched engine (beside the newest version). A legacy version
+(``Game.legacy_versions``) keeps its digests: they show that its seeded games did not
+change. The default sizes are the test suite's (``tests/test_behaviour_digest.py``
 compares against the stored file); larger ones (more games, ``--stride 1``) make a
 finer comparison before and after a change of how a game is written, compared with
 ``--check --file``. The file records the sizes it was made with; ``--check`` uses
@@ -39,28 +41,45 @@ STORED = Path(__file__).resolve().parent.parent / "tests" / "data" / "behaviour_
 DEFAULT_SIZES = {"games": 1, "stride": 4, "rows": 8, "steps": 120}
 
 
-def setting_key(kit_name: str, players: int, options: dict[str, Any]) -> str:
-    """The key of a setting in the file, e.g. ``power_hungry_pets 4p {"reward":"round"}``."""
-    return f"{kit_name} {players}p {json.dumps(options, sort_keys=True, separators=(',', ':'))}"
+def setting_key(kit_name: str, version: int, players: int, options: dict[str, Any]) -> str:
+    """The key of a setting in the file, e.g.
+    ``power_hungry_pets-v2 4p {"reward":"round"}``."""
+    return (f"{kit_name}-v{version} {players}p "
+            f"{json.dumps(options, sort_keys=True, separators=(',', ':'))}")
 
 
-def all_settings() -> list[tuple[str, Any, int, dict[str, Any]]]:
-    """Every (key, kit, players, options)."""
+def all_settings() -> list[tuple[str, Any, int, int, dict[str, Any]]]:
+    """Every (key, kit, version, players, options)."""
     kits = [kit for game in games() for kit in kits_of(game)]
-    return [(setting_key(kit.name, players, options), kit, players, options)
-            for kit, players, options in settings_of(kits)]
+    return [(setting_key(kit.name, version, players, options), kit, version, players, options)
+            for kit, players, options in settings_of(kits)
+            for version in (kit.game.versions if kit.game is not None else ())]
 
 
-def digest_of(kit: Any, players: int, options: dict[str, Any],
-              sizes: dict[str, int]) -> dict[str, str]:
-    """The digest of one setting at ``sizes``: the env's parts, and the batched
-    engine's (``batched:``-prefixed) when the game has one and this is its own kit."""
+def engines_of(kit: Any, version: int) -> tuple[str, ...]:
+    """The env engines a setting is played under: the Python engine, and the
+    compiled rules too where the game has them (in its newest version), which must
+    give the same digest."""
+    game = kit.game
+    if game.batched is not None and version == game.version and game.seats_out is None:
+        return ("python", "compiled")
+    return ("python",)
+
+
+def digest_of(kit: Any, version: int, players: int, options: dict[str, Any],
+              sizes: dict[str, int], engine: str = "python",
+              batched: bool = True) -> dict[str, str]:
+    """The digest of one setting at ``sizes`` under ``engine``: the env's parts, and
+    the batched engine's (``batched:``-prefixed) when the game has one, this is its
+    own kit, ``version`` is the newest, ``engine`` the Python one (the batched
+    engine's digest does not depend on the env's engine) and ``batched`` is true
+    (false where numba is not installed)."""
     digest = behaviour_digest(kit, players, options, games=sizes["games"],
-                              stride=sizes["stride"])
-    if kit.game.batched is not None and kit.name == kit.game.name:
-        batched = batched_digest(kit, players, options, rows=sizes["rows"],
-                                 steps=sizes["steps"])
-        digest.update({f"batched:{part}": value for part, value in batched.items()})
+                              stride=sizes["stride"], version=version, engine=engine)
+    if kit.game.batched is not None and kit.name == kit.game.name \
+            and version == kit.game.version and engine == "python" and batched:
+        rows = batched_digest(kit, players, options, rows=sizes["rows"], steps=sizes["steps"])
+        digest.update({f"batched:{part}": value for part, value in rows.items()})
     return digest
 
 
@@ -68,10 +87,10 @@ def compute(sizes: dict[str, int], only: str | None = None,
             progress: bool = False) -> dict[str, dict[str, str]]:
     """The digests of every setting (or of those whose key starts with ``only``)."""
     digests = {}
-    for key, kit, players, options in all_settings():
+    for key, kit, version, players, options in all_settings():
         if only is not None and not key.startswith(only):
             continue
-        digests[key] = digest_of(kit, players, options, sizes)
+        digests[key] = digest_of(kit, version, players, options, sizes)
         if progress:
             print(key, file=sys.stderr, flush=True)
     return digests

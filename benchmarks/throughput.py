@@ -83,6 +83,7 @@ from cardgym.progress import Progress
 from cardgym.registration import Game, short_name
 
 ENV = "env()"
+PYTHON = 'env(engine="python")'
 RAW = "raw_env()"
 WRAPPED = "raw_env()+wrappers"
 NO_ENCODING = "env() without encoding"
@@ -220,16 +221,20 @@ def _wrapped(raw_factory: Callable[[], AECEnv]) -> AECEnv:
 
 
 def game_factories(game: Game, num_players: int) -> dict[str, Callable[[], AECEnv]]:
-    """Factories of the three variants of a cardgym game, by variant label.
+    """Factories of the variants of a cardgym game, by variant label: ``env()`` (on
+    the compiled rules where the game has them and numba is installed), then, where
+    it does run compiled, ``env(engine="python")`` (the Python engine), then
+    ``raw_env()`` and ``raw_env()`` in PettingZoo's wrapper chain.
 
     ``raw_env`` is looked up in the module of the game's entry point; a game without
     one is measured as ``env()`` only.
     """
     module_name, _, attribute = game.entry_point.partition(":")
     module = importlib.import_module(module_name)
-    factories: dict[str, Callable[[], AECEnv]] = {
-        ENV: partial(getattr(module, attribute or "env"), num_players=num_players)
-    }
+    make = getattr(module, attribute or "env")
+    factories: dict[str, Callable[[], AECEnv]] = {ENV: partial(make, num_players=num_players)}
+    if getattr(factories[ENV]().unwrapped, "engine", "python") == "compiled":
+        factories[PYTHON] = partial(make, num_players=num_players, engine="python")
     raw_class = getattr(module, "raw_env", None)
     if raw_class is not None:
         raw_factory = partial(raw_class, num_players=num_players)
@@ -315,9 +320,11 @@ def build_subjects(
             if name == short_name(game.env_id):
                 make = partial(factories[ENV].func, num_players=count, **options)  # type: ignore[attr-defined]
                 subjects.append(Subject(label, count, ENV, make, seed))
-        if args.split:
+        if args.split:  # the encoder is the Python engine's
             subjects.append(Subject(short_name(game.env_id), count, NO_ENCODING,
-                                    partial(without_encoding, factories[ENV]), seed))
+                                    partial(without_encoding, factories.get(PYTHON,
+                                                                            factories[ENV])),
+                                    seed))
     for name, make in (comparisons or {}).items():
         subjects.append(Subject(name, 2, ENV, make, args.seed))
     if leduc is not None:
@@ -330,11 +337,14 @@ def build_subjects(
 
 @dataclass
 class Run:
-    """Counts of one timed run: ``env.step`` calls, whole episodes, seconds."""
+    """Counts of one timed run: ``env.step`` calls, whole episodes, seconds, and the
+    decisions among the steps (a step with an action, not a finished agent's
+    ``step(None)``)."""
 
     steps: int
     episodes: int
     seconds: float
+    decisions: int = 0
 
 
 def play(
@@ -360,6 +370,7 @@ def play(
     if seconds is None and max_episodes is None:
         raise ValueError("give a time budget (seconds) or max_episodes")
     steps = 0
+    decisions = 0
     episodes = 0
     last_episode = max_episodes if max_episodes is not None else -1
     start = time.perf_counter()
@@ -368,12 +379,16 @@ def play(
     while True:
         for _agent in env.agent_iter():
             obs, _reward, terminated, truncated, _info = env.last()
-            env.step(None if terminated or truncated else choose(obs["action_mask"]))
+            if terminated or truncated:
+                env.step(None)
+            else:
+                env.step(choose(obs["action_mask"]))
+                decisions += 1
             steps += 1
         episodes += 1
         now = time.perf_counter()
         if now >= deadline or episodes == last_episode:
-            return Run(steps, episodes, now - start)
+            return Run(steps, episodes, now - start, decisions)
         env.reset()
 
 
@@ -393,6 +408,11 @@ class Measurement:
     def steps_per_second(self) -> float:
         """Median steps per second over rounds."""
         return statistics.median(self.rates)
+
+    @property
+    def decisions_per_second(self) -> float:
+        """Median decisions per second over rounds."""
+        return statistics.median(run.decisions / run.seconds for run in self.runs)
 
     @property
     def microseconds_per_step(self) -> float:
@@ -520,6 +540,10 @@ def table_rows(report: Report) -> list[dict[str, Any]]:
             "microseconds_per_step": m.microseconds_per_step,
             "ratio_to_leduc_env": (m.steps_per_second / reference.steps_per_second
                                    if reference is not None else None),
+            "decisions_per_second": m.decisions_per_second,
+            "decision_ratio_to_leduc_env": (
+                m.decisions_per_second / reference.decisions_per_second
+                if reference is not None and reference.decisions_per_second > 0 else None),
             "steps_per_second_min": min(rates),
             "steps_per_second_max": max(rates),
             "spread": m.spread,
@@ -536,6 +560,7 @@ def format_markdown(report: Report) -> str:
     with_ratio = report.reference is not None
     header = ["env", "players", "variant", "steps/s", "µs/step"]
     header += ["vs leduc env()"] if with_ratio else []
+    header += ["decisions/s"] + (["decisions vs leduc"] if with_ratio else [])
     header += ["best steps/s", "spread", "steps/episode"]
     lines = [
         f"Throughput under uniformly random legal play: median of {report.args.rounds} "
@@ -550,6 +575,10 @@ def format_markdown(report: Report) -> str:
                  f"{row['steps_per_second']:,.0f}", f"{row['microseconds_per_step']:.1f}"]
         if with_ratio:
             cells.append(f"{row['ratio_to_leduc_env']:.2f}x")
+        cells.append(f"{row['decisions_per_second']:,.0f}")
+        if with_ratio:
+            ratio = row["decision_ratio_to_leduc_env"]
+            cells.append("-" if ratio is None else f"{ratio:.2f}x")
         cells += [f"{row['steps_per_second_max']:,.0f}", f"{100 * row['spread']:.0f}%",
                   f"{row['steps_per_episode']:.1f}"]
         lines.append("| " + " | ".join(cells) + " |")
@@ -557,12 +586,19 @@ def format_markdown(report: Report) -> str:
     lines.append(f"A step is one env.step call, resets included. {WRAPPED} is raw_env() in "
                  "TerminateIllegalWrapper(illegal_reward=-1), AssertOutOfBoundsWrapper and "
                  "OrderEnforcingWrapper. steps/s is the median over rounds, best steps/s the "
-                 "fastest round, spread = (max - min) / median.")
+                 "fastest round, spread = (max - min) / median. A decision is a step with "
+                 "an action (not a finished agent's step(None))"
+                 + ("; decisions vs leduc compares decisions per second." if with_ratio
+                    else "."))
+    if any(m.subject.variant == PYTHON for m in report.measurements):
+        lines.append(f"env() plays on the game's compiled rules where it has them (engine="
+                     f"\"auto\", numba installed); {PYTHON} is the same env on the Python "
+                     "engine: the same games, step for step.")
     if any(m.subject.variant == NO_ENCODING for m in report.measurements):
-        lines.append(f"{NO_ENCODING} (a diagnostic, --split) is env() with its observation "
-                     "encoder replaced by a constant vector of zeros: the same games, masks "
-                     "and rewards, so the gap to env() is what encoding costs and its own "
-                     "rate is a ceiling for any encoder.")
+        lines.append(f"{NO_ENCODING} (a diagnostic, --split) is the Python engine's env() "
+                     "with its observation encoder replaced by a constant vector of zeros: "
+                     "the same games, masks and rewards, so the gap to it is what encoding "
+                     "costs and its own rate is a ceiling for any encoder.")
     others = [m.subject.env_name for m in report.measurements
               if m.subject.env_name in COMPARISONS]
     if others:

@@ -34,11 +34,12 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from cardgym.actions import ActionTable
+from cardgym.chance import SPLITMIX64, Chance, GameRandom, new_generator
+from cardgym.compiled import CompiledTable, choose_engine
 from cardgym.env_checks import (
     _summarise,
     check_env_arguments,
@@ -76,6 +77,20 @@ RENDER_FPS: Final = 2
 _MASK_CACHE_SIZE = 1 << 12
 
 
+#: The hooks through which the Python engine plays; an env class that overrides one
+#: plays on the Python engine (the compiled rules do not call them).
+_ENGINE_HOOKS = ("_game_new", "_game_to_act", "_game_legal_mask", "_game_apply",
+                 "_game_encode")
+
+
+def warn_legacy(game: Game, version: int) -> None:
+    """The one-line note that an env of a legacy ``version`` of ``game`` is deprecated."""
+    warnings.warn(f"{game.env_id_of(version)} is deprecated: it deals from numpy's PCG64 "
+                  f"generator; {game.env_id} plays the same rules on the game's shared stream "
+                  "(cardgym.chance), the games a batched engine deals for the same seed",
+                  DeprecationWarning, stacklevel=4)
+
+
 def mask_to_array(mask: int, num_actions: int) -> NDArray[np.int8]:
     """The int8 array of a bit mask over ``num_actions`` actions (bit i = action i)."""
     raw = np.frombuffer(mask.to_bytes((num_actions + 7) // 8, "little"), dtype=np.uint8)
@@ -101,6 +116,19 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
             agent to act, or ``"full"`` for everything, hidden cards included.
         illegal_action: ``"raise"`` (default) raises :class:`IllegalMoveError`;
             ``"lose"`` ends the game with -1 for the offender and 0 for the others.
+        version: the env version (``None``: the newest, :attr:`Game.version`). The
+            newest deals from the game's shared stream (:mod:`cardgym.chance`), so
+            that a seed deals the same game here as in a batched engine's row; a
+            legacy version (:attr:`Game.legacy_versions`) deals from numpy's PCG64
+            generator as it always did, and warns once per env that it is
+            deprecated.
+        engine: ``"auto"`` (default), ``"compiled"`` or ``"python"``: the rules the
+            game is played by. ``"compiled"`` steps and observes the game in the
+            game's batched engine (:mod:`cardgym.compiled`; the ``vector`` extra),
+            the Python engine producing what the kernels do not keep (the record,
+            positions, table views) when asked; ``"python"`` plays it in the Python
+            engine; ``"auto"`` takes the compiled rules where the game has them and
+            numba is installed. Both play the same games, step for step.
     """
 
     game: ClassVar[Game]
@@ -121,9 +149,26 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         render_mode: str | None = None,
         render_seat: int | str | None = None,
         illegal_action: str = "raise",
+        version: int | None = None,
+        engine: str = "auto",
     ) -> None:
         super().__init__()
-        game, layout = self.game, self.game.layout(self.config)
+        game = self.game
+        #: The stream the game's chance comes from (:data:`cardgym.chance.STREAMS`).
+        self.stream = game.stream_of(version)
+        #: The env version (its id is ``game.env_id_of(version)``).
+        self.version = game.version if version is None else int(version)
+        if self.stream != SPLITMIX64:
+            warn_legacy(game, self.version)
+            # An instance's own, over the class's.
+            self.metadata = {**self.metadata,  # type: ignore[misc]
+                             "name": f"{game.name}_v{self.version}"}
+        #: The rules the game is played by: ``"compiled"`` or ``"python"``.
+        self.engine = choose_engine(game, engine, self.stream, [
+            name for name in _ENGINE_HOOKS
+            if getattr(type(self), name) is not getattr(CardGameEnv, name)])
+        self._table = CompiledTable(game, self.config) if self.engine == "compiled" else None
+        layout = game.layout(self.config)
         self.layout = layout
         self.action_table = layout.action_table
         self.observation_spec = layout.observation_spec
@@ -157,8 +202,8 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         self._action_spaces: dict[str, spaces.Space[Any]] = {
             agent: spaces.Discrete(num_actions) for agent in self.possible_agents
         }
-        self.game_state: StateT | None = None
-        self._np_random: np.random.Generator | None = None
+        self._state: StateT | None = None
+        self._np_random: Chance | None = None
         self._np_random_seed: int | None = None
         self._mask_cache: int | None = None
         self._mask_arrays: dict[int, NDArray[np.int8]] = {}
@@ -167,8 +212,8 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
     def from_config(cls, config: Any, **env_kwargs: Any) -> Self:
         """The env on rule options already checked (a ``Config`` of this game, as
         :meth:`cardgym.game.BoundGame.make_env` holds it), without building them
-        again; ``env_kwargs`` are ``render_mode``, ``render_seat`` and
-        ``illegal_action``."""
+        again; ``env_kwargs`` are ``render_mode``, ``render_seat``,
+        ``illegal_action``, ``version`` and ``engine``."""
         expected = cls.game.config
         if isinstance(expected, type) and not isinstance(config, expected):
             raise TypeError(f"from_config takes a {cls.game.title} Config, "
@@ -182,23 +227,27 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
     # Each hook reads the game through its contract (``game``); a subclass overrides
     # a hook only where its game differs (rewards during the game, say).
 
-    def _game_new(self, rng: np.random.Generator, scenario: dict[str, Any] | None) -> StateT:
+    def _game_new(self, rng: Chance, scenario: dict[str, Any] | None) -> StateT:
         """A new game (match) state, from the generator or a scenario."""
         return self.game.new_game(self.config, rng, scenario)  # type: ignore[no-any-return]
 
     def _game_to_act(self) -> int:
         """The seat to act now (any seat once the game is over)."""
-        return self._to_act_of(self.game_state)
+        table = self._table
+        return self._to_act_of(self._state) if table is None else table.to_act()
 
     def _game_legal_mask(self) -> int:
         """Legal actions of the seat to act as a bit mask (bit ``i`` set: action ``i`` legal)."""
-        return self._mask_of(self.game_state)
+        table = self._table
+        return self._mask_of(self._state) if table is None else table.legal_mask()
 
-    def _game_apply(self, action: int, rng: np.random.Generator) -> StepOutcome | None:
+    def _game_apply(self, action: int, rng: Chance) -> StepOutcome | None:
         """Apply a legal action of the seat to act; ``None`` if nothing but the move
         happened. The rewards are the game's reward rule's (``Game.step_rewards``),
         or without one the game's returns, once it is over."""
-        state = self.game_state
+        if self._table is not None:
+            return self._table.apply(action)
+        state = self._state
         rule = self._step_rewards
         if rule is not None:
             mark = rule.mark(state)
@@ -211,7 +260,7 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
 
     def _game_encode(self, seat: int) -> NDArray[np.float32]:
         """The observation vector of one seat, from that seat's view alone."""
-        return self._encode_of(self._view_of(self.game_state, seat))
+        return self._encode_of(self._view_of(self._state, seat))
 
     def _game_render(self, seat: int | None) -> str:
         """Text of the table from one seat's view, or the full view when ``seat`` is None."""
@@ -235,10 +284,34 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         return self._action_spaces[agent]
 
     @property
-    def np_random(self) -> np.random.Generator:
-        """The environment's generator; seeded by ``reset(seed=...)``."""
+    def game_state(self) -> StateT | None:
+        """The game's state (``None`` before ``reset``). Under the compiled rules it
+        is the Python engine's replay of the game (:mod:`cardgym.compiled`), brought
+        up to date when this is read: read it again after a step rather than keep it,
+        and to change the game set a whole state (``env.game_state = state``), which
+        the compiled rules load."""
+        table = self._table
+        if table is None or self._state is None:
+            return self._state
+        return table.state  # type: ignore[no-any-return]
+
+    @game_state.setter
+    def game_state(self, state: StateT | None) -> None:
+        if self._table is not None and state is not None:
+            self._table.set_state(state)
+        self._state = state
+
+    @property
+    def np_random(self) -> Chance:
+        """The game's generator, seeded by ``reset(seed=...)``: a
+        :class:`~cardgym.chance.GameRandom` on the game's stream (a numpy
+        ``Generator`` in a legacy version). Its ``bit_generator.state`` reads and
+        sets its state either way."""
         if self._np_random is None:
-            self._np_random, self._np_random_seed = seeding.np_random()
+            self._np_random, self._np_random_seed = new_generator(self.stream, None)
+            if self._table is not None:
+                self._table.random.bit_generator.state = self._np_random.bit_generator.state
+                self._np_random = self._table.random
         return self._np_random
 
     # ---------------------------------------------------------- bookkeeping
@@ -268,13 +341,18 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         scenario = scenario_of(options, self.metadata.get("name", type(self).__name__))
         rng_seed: int | None
         if seed is not None or self._np_random is None:
-            rng, rng_seed = seeding.np_random(seed)
+            rng, rng_seed = new_generator(self.stream, seed)
         else:
             rng, rng_seed = self._np_random, self._np_random_seed
-        game_state = start_game(self.game, lambda: self._game_new(rng, scenario), rng,
-                                scenario is not None)
-        self._np_random, self._np_random_seed = rng, rng_seed
-        self.game_state = game_state
+        table = self._table
+        if table is None:
+            game_state = start_game(self.game, lambda: self._game_new(rng, scenario), rng,
+                                    scenario is not None)
+            self._np_random, self._np_random_seed = rng, rng_seed
+            self._state = game_state
+        else:
+            game_state = self._compiled_reset(table, rng, scenario)  # type: ignore[assignment]
+            self._np_random, self._np_random_seed = table.random, rng_seed
         self.agents = self.possible_agents[:]
         if scenario is not None and self.game.seats_out is not None:
             out = set(self.game.seats_out(game_state))
@@ -290,6 +368,25 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         if self.render_mode == "human":
             self.render()
 
+    def _compiled_reset(self, table: CompiledTable, rng: Chance,
+                        scenario: dict[str, Any] | None) -> StateT | None:
+        """A new game in the compiled rules: dealt in the row from ``rng``'s stream
+        state, or the scenario's state (read by the Python engine) loaded there,
+        which it returns."""
+        stream = rng.bit_generator.state
+        if scenario is None:
+            table.random.bit_generator.state = stream
+            table.deal()
+            # Started; the state is the table's (its replay, made when asked for).
+            self._state = True  # type: ignore[assignment]
+            return None
+        start = GameRandom(0)
+        start.bit_generator.state = stream
+        state = start_game(self.game, lambda: self._game_new(start, scenario), start, True)
+        table.set_state(state, start.state)
+        self._state = state
+        return state
+
     def position(self) -> dict[str, Any]:
         """The current state as a scenario, in JSON types: ``reset(options={"scenario":
         env.position()})`` on an env of the same game and options sets up the same
@@ -298,7 +395,7 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         return self.game.position(self.game_state)
 
     def _require_reset(self, what: str) -> None:
-        if self.game_state is None:
+        if self._state is None:
             raise OrderError(f"{what} called before reset(); call env.reset() first")
 
     def _legal_mask(self) -> int:
@@ -360,13 +457,22 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
 
     def observe(self, agent: str) -> Observation:
         self._require_reset("observe()")
+        table = self._table
+        if table is not None:
+            seat = self.agent_name_mapping[agent]
+            obs, mask = table.observe(seat)
+            # The kernels' mask is the seat's to act; a finished agent's is all zero.
+            if agent == self.agent_selection and (self.terminations.get(agent, True)
+                                                  or self.truncations.get(agent, True)):
+                mask[:] = 0
+            return {"observation": obs, "action_mask": mask}
         return {
             "observation": self._game_encode(self.agent_name_mapping[agent]),
             "action_mask": self.action_mask(agent),
         }
 
     def step(self, action: Any) -> None:
-        if self.game_state is None:
+        if self._state is None:
             raise OrderError("step() called before reset(); call env.reset() first")
         if not self.agents:
             raise OrderError("step() called after every agent has finished; call reset()")
@@ -380,10 +486,15 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
             return
         if action.__class__ is not int:
             action = self._coerce_action(action)
-        mask = self._mask_cache
-        if mask is None:
-            mask = self._legal_mask()
-        if not 0 <= action < self._num_actions or not mask >> action & 1:
+        table = self._table
+        if table is None:
+            mask = self._mask_cache
+            if mask is None:
+                mask = self._legal_mask()
+            legal = 0 <= action < self._num_actions and mask >> action & 1
+        else:
+            legal = 0 <= action < self._num_actions and table.legal()[action]
+        if not legal:
             self._illegal(agent, action)
             if self.render_mode == "human":
                 self.render()

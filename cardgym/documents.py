@@ -22,7 +22,7 @@ from cardgym.files import atomic_write
 from cardgym.game import BoundGame, Game
 from cardgym.registration import find_game
 
-__all__ = ["MAX_DEPTH", "check_header", "check_depth", "header", "jsonable", "options_of",
+__all__ = ["MAX_DEPTH", "check_header", "check_depth", "env_version", "header", "jsonable", "options_of",
            "parse_json", "read_document", "write_document"]
 
 #: The deepest nesting of lists and objects a document may have. The library's own
@@ -49,10 +49,23 @@ def options_of(config: Any) -> dict[str, Any]:
             for field in dataclasses.fields(config) if field.name != "num_players"}
 
 
-def header(kind: str, version: int, game: Game, config: Any) -> dict[str, Any]:
-    """The fields every document starts with."""
-    return {"format": kind, "format_version": version, "env_id": game.env_id,
+def header(kind: str, version: int, game: Game, config: Any,
+           env_version: int | None = None) -> dict[str, Any]:
+    """The fields every document starts with; ``env_id`` names ``env_version`` (the
+    env version the document was made in, by default the game's newest), and so the
+    stream its games were dealt from."""
+    env_id = game.env_id if env_version is None else game.env_id_of(env_version)
+    return {"format": kind, "format_version": version, "env_id": env_id,
             "num_players": config.num_players, "options": options_of(config)}
+
+
+def env_version(document: Mapping[str, Any], game: Game) -> int | None:
+    """The env version of ``game`` a document's ``env_id`` names, if the game keeps
+    it (``None``: an env version this cardgym no longer has)."""
+    for version in game.versions:
+        if document.get("env_id") == game.env_id_of(version):
+            return version
+    return None
 
 
 def write_document(document: Mapping[str, Any], path: str | Path) -> Path:
@@ -176,9 +189,10 @@ def read_header(document: Mapping[str, Any], kind: str, version: int,
         game = find_game(name)
     except ValueError as error:
         raise DocumentError(f"'env_id' {shorten(env_id)}: {error}") from None
-    if same_env and game.env_id != env_id:
+    if same_env and env_version(document, game) is None:
+        kept = ", ".join(map(game.env_id_of, game.versions))
         raise DocumentError(
-            f"this {kind} was made for {env_id}; this cardgym has {game.env_id}, whose "
+            f"this {kind} was made for {env_id}; this cardgym has {kept}, whose "
             f"actions or observations differ; it cannot be read here")
     num_players = document.get("num_players")
     if num_players not in game.player_counts or isinstance(num_players, bool):

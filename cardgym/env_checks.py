@@ -7,8 +7,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.errors import OptionError, ScenarioError
 from cardgym.game import Game
 
@@ -47,7 +46,7 @@ def check_picture_support(game: Game, render_mode: str | None) -> None:
                           "has none (Game.table); allowed: None, 'ansi', 'human'")
 
 
-def start_game(game: Game, new: Callable[[], StateT], rng: np.random.Generator,
+def start_game(game: Game, new: Callable[[], StateT], rng: Chance,
                from_scenario: bool) -> StateT:
     """``new()``, the new game state; from a scenario, one that is not over yet. A
     scenario that fails leaves the generator as it was (and the env, which has not

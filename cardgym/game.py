@@ -14,8 +14,9 @@ game only through this object. None of them names a game. :func:`check_game` say
 what a game still lacks; the conformance tests run it over every registered game.
 
 The engine functions work on the game's own ``State`` (mutable, with ``clone()``)
-and its frozen ``Config`` of rule options; randomness comes in as an
-``np.random.Generator`` argument. Seats are ints ``0..num_players-1``.
+and its frozen ``Config`` of rule options; randomness comes in as a
+generator argument (:data:`cardgym.chance.Chance`: the game's stream, or a numpy
+``Generator``). Seats are ints ``0..num_players-1``.
 
 ``docs/adding-a-game.md`` walks through writing one.
 """
@@ -33,6 +34,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.actions import ActionTable, actions_of
+from cardgym.chance import PCG64, SPLITMIX64, Chance
+from cardgym.errors import OptionError, shorten
 from cardgym.observation import ObservationSpec
 from cardgym.record import Event
 from cardgym.table import TableSpec
@@ -70,7 +73,7 @@ class Layout:
     action_table: ActionTable[Any]
     observation_spec: ObservationSpec
     legal_mask: Callable[[Any], int]
-    apply: Callable[[Any, int, Generator], None]
+    apply: Callable[[Any, int, Chance], None]
     encode: Callable[[Any], NDArray[np.float32]]
 
     @property
@@ -189,7 +192,11 @@ class Game:
             ``cardgym/{name}-v{version}``.
         title: the name in words, ``Power Hungry Pets``.
         version: the env version; it moves on with any change of the action or
-            observation layout.
+            observation layout, or of the games a seed deals.
+        legacy_versions: older env versions still registered (``cardgym/{name}-v1``
+            ...), each playing as ``version`` does but dealing from numpy's PCG64
+            generator (:data:`cardgym.chance.PCG64`), as the library's envs did
+            before the shared stream; an env of one warns that it is deprecated.
         player_counts: the supported table sizes, ascending.
         env_entry_point: ``"module:function"`` of the AEC env factory
             (``env(num_players=..., **options)``), loaded on first use so that the
@@ -299,6 +306,7 @@ class Game:
     name: str
     title: str
     version: int
+    legacy_versions: tuple[int, ...] = ()
     player_counts: tuple[int, ...]
     env_entry_point: str
     parallel_entry_point: str | None = None
@@ -361,6 +369,37 @@ class Game:
     def env_id(self) -> str:
         """``cardgym/NAME-vVERSION``, the id PettingZoo's registry knows."""
         return f"cardgym/{self.name}-v{self.version}"
+
+    def env_id_of(self, version: int) -> str:
+        """The env id of ``version``, ``cardgym/NAME-vVERSION``."""
+        return f"cardgym/{self.name}-v{version}"
+
+    @property
+    def env_ids(self) -> tuple[str, ...]:
+        """The ids of every env version registered (they share the actions and
+        observations: a policy of one plays the others)."""
+        return tuple(map(self.env_id_of, self.versions))
+
+    @property
+    def versions(self) -> tuple[int, ...]:
+        """Every env version registered: the legacy ones, then ``version``."""
+        return (*sorted(self.legacy_versions), self.version)
+
+    def stream_of(self, version: int | None) -> str:
+        """The stream (:data:`cardgym.chance.STREAMS`) an env of ``version`` deals
+        from (``None``: the newest version).
+
+        Raises:
+            OptionError: ``version`` is not one of :attr:`versions`.
+        """
+        if version is None or (version == self.version and not isinstance(version, bool)):
+            return SPLITMIX64
+        if isinstance(version, int) and not isinstance(version, bool) \
+                and version in self.legacy_versions:
+            return PCG64
+        allowed = ", ".join(str(v) for v in self.versions)
+        raise OptionError(f"{self.title} has env versions {allowed} (the newest, "
+                          f"{self.version}, by default), got version={shorten(version)}")
 
     @property
     def module(self) -> str:
@@ -502,7 +541,7 @@ class BoundGame:
         """The game's :class:`Layout` under these options."""
         return self.game.layout(self.config)  # type: ignore[no-any-return]
 
-    def new_game(self, rng: np.random.Generator, scenario: Any = None) -> Any:
+    def new_game(self, rng: Chance, scenario: Any = None) -> Any:
         """A new game (match) state dealt from ``rng`` (or set up as ``scenario``)."""
         return self.game.new_game(self.config, rng, scenario)
 

@@ -8,6 +8,7 @@ field name through :meth:`ObservationSpec.unpack`, never through magic offsets.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -64,6 +65,7 @@ class ObservationSpec:
             high[start : start + field.size] = field.high
         self.low: NDArray[np.float32] = low
         self.high: NDArray[np.float32] = high
+        self._box: spaces.Box | None = None
 
     def __getitem__(self, name: str) -> Field:
         return self._by_name[name]
@@ -78,8 +80,13 @@ class ObservationSpec:
         return slice(start, start + self._by_name[name].size)
 
     def box(self) -> spaces.Box:
-        """The exact ``Box`` of the flat observation vector."""
-        return spaces.Box(self.low.copy(), self.high.copy(), dtype=np.float32)
+        """The exact ``Box`` of the flat observation vector: a new one each call (its
+        own bounds and generator). Gymnasium's ``Box`` builds a text summary of its
+        bounds when it is made, tens of milliseconds for thousands of floats, so the
+        first one is built and the others are copies of it."""
+        if self._box is None:
+            self._box = spaces.Box(self.low.copy(), self.high.copy(), dtype=np.float32)
+        return copy.deepcopy(self._box)
 
     def zeros(self) -> NDArray[np.float32]:
         """An all-zero observation buffer."""

@@ -31,11 +31,11 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
-from cardgym.aec import RENDER_FPS, RENDER_MODES
+from cardgym.aec import RENDER_FPS, RENDER_MODES, warn_legacy
+from cardgym.chance import SPLITMIX64, Chance, new_generator
 from cardgym.env_checks import (
     check_env_arguments,
     check_picture_support,
@@ -74,6 +74,9 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
             everything, hidden cards included.
         illegal_action: ``"raise"`` (default) raises :class:`IllegalMoveError`;
             ``"lose"`` ends the game with -1 for the offenders and 0 for the others.
+        version: the env version, as in the AEC env (:class:`cardgym.aec.CardGameEnv`):
+            the newest deals from the game's shared stream, a legacy one from
+            numpy's PCG64 generator.
     """
 
     game: ClassVar[Game]
@@ -90,7 +93,16 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         render_mode: str | None = None,
         render_seat: int | str | None = None,
         illegal_action: str = "raise",
+        version: int | None = None,
     ) -> None:
+        #: The stream the game's chance comes from, and the env version.
+        self.stream = self.game.stream_of(version)
+        self.version = self.game.version if version is None else int(version)
+        if self.stream != SPLITMIX64:
+            warn_legacy(self.game, self.version)
+            # An instance's own, over the class's.
+            self.metadata = {**self.metadata,  # type: ignore[misc]
+                             "name": f"{self.game.name}_v{self.version}"}
         check_env_arguments(self.metadata["render_modes"], num_players, render_mode,
                             render_seat, illegal_action, to_act="the seat whose commit is next")
         check_picture_support(self.game, render_mode)
@@ -114,7 +126,7 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
             agent: spaces.Discrete(num_actions) for agent in self.possible_agents
         }
         self.game_state: StateT | None = None
-        self._np_random: np.random.Generator | None = None
+        self._np_random: Chance | None = None
         self._masks: list[int] = [0] * num_players
         self._penalties: list[float] = [0.0] * num_players
         # Index in the record of the first event of the last step (narrated by render()).
@@ -164,7 +176,7 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         """
         scenario = scenario_of(options, self.metadata["name"])
         if seed is not None or self._np_random is None:
-            rng, _ = seeding.np_random(seed)
+            rng, _ = new_generator(self.stream, seed)
         else:
             rng = self._np_random
         state = start_game(self.game, lambda: self.game.new_game(self.config, rng, scenario),

@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cardgym.documents import header, read_document, read_header, write_document
+from cardgym.documents import env_version, header, read_document, read_header, write_document
 from cardgym.errors import DocumentError, ScenarioError
 from cardgym.game import Game
 
@@ -36,12 +36,16 @@ def document(env: Any) -> dict[str, Any]:
     base = env.unwrapped
     if base.game_state is None:
         raise ScenarioError("position() called before reset(); there is no position yet")
-    return document_of(base.game, base.config, base.game_state)
+    return document_of(base.game, base.config, base.game_state, base.version)
 
 
-def document_of(game: Game, config: Any, state: Any) -> dict[str, Any]:
-    """The position file of a state of ``game`` played under ``config``."""
-    return {**header(FORMAT, FORMAT_VERSION, game, config), "scenario": game.position(state)}
+def document_of(game: Game, config: Any, state: Any,
+                env_version: int | None = None) -> dict[str, Any]:
+    """The position file of a state of ``game`` played under ``config`` in
+    ``env_version`` (the newest by default): its ``env_id`` names the version, and so
+    the stream an env set up from it goes on drawing from."""
+    return {**header(FORMAT, FORMAT_VERSION, game, config, env_version),
+            "scenario": game.position(state)}
 
 
 def save(env: Any, path: str | Path) -> Path:
@@ -66,6 +70,6 @@ def load(source: str | Path | dict[str, Any], seed: int | None = None,
     bound, _ = read_header(data, FORMAT, FORMAT_VERSION)
     if "scenario" not in data:
         raise DocumentError("a position file needs 'scenario', the position itself")
-    env = bound.make_env(**env_kwargs)
+    env = bound.make_env(version=env_version(data, bound.game), **env_kwargs)
     env.reset(seed=seed, options={"scenario": data["scenario"]})
     return env

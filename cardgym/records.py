@@ -11,8 +11,11 @@ noted too (``players``, the agents' labels). ``cardgym play --record``,
 Replaying resets an env from the seed (and scenario) and steps the named actions;
 it checks at each move that the seat to act is the recorded one and that the action
 exists and is legal, and at the end that the game is over with the recorded result.
-A record made by an env version this library no longer has is tried all the same,
-and when it breaks the error says which version made it and which one tried.
+The env id names the env version, and so the stream the seed dealt from
+(:mod:`cardgym.chance`): a record of a version this library keeps (a legacy one
+included) replays in that version; a record made by an env version this library no
+longer has is tried in the newest all the same, and when it breaks the error says
+which version made it and which one tried.
 """
 
 from __future__ import annotations
@@ -23,7 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardgym.documents import check_header, jsonable, options_of, read_document, write_document
+from cardgym.documents import (
+    check_header,
+    env_version,
+    jsonable,
+    options_of,
+    read_document,
+    write_document,
+)
 from cardgym.errors import DocumentError, shorten
 from cardgym.game import Game
 
@@ -169,7 +179,7 @@ class Recorder:
         state = env.game_state
         if not game.is_over(state):
             raise DocumentError("the game is not over yet; a record holds a whole game")
-        return GameRecord(env_id=game.env_id, num_players=env.num_players,
+        return GameRecord(env_id=game.env_id_of(env.version), num_players=env.num_players,
                           options=options_of(env.config),
                           seed=self.seed, moves=tuple(self.moves),
                           returns=tuple(float(r) for r in game.returns(state)),
@@ -214,7 +224,7 @@ def replay(record: GameRecord | str | Path | Mapping[str, Any]) -> Replay:
     try:
         return _replay(record, game)
     except DocumentError as error:
-        if game.env_id != record.env_id:
+        if env_version(record.to_json(), game) is None:
             raise DocumentError(f"the record was made by {record.env_id} and does not replay "
                                 f"on this cardgym's {game.env_id}: {error}") from None
         raise
@@ -222,7 +232,8 @@ def replay(record: GameRecord | str | Path | Mapping[str, Any]) -> Replay:
 
 def _replay(record: GameRecord, game: Game) -> Replay:
     try:
-        env = game.make_env(num_players=record.num_players, **record.options)
+        env = game.make_env(num_players=record.num_players,
+                            version=env_version(record.to_json(), game), **record.options)
         env.reset(seed=record.seed,
                   options=None if record.scenario is None else {"scenario": dict(record.scenario)})
     except ValueError as error:  # OptionError, ScenarioError

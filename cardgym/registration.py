@@ -109,10 +109,15 @@ def register_game(game: Game) -> Game:
 
 
 def _register_with_pettingzoo(game: Game) -> None:
-    if game.env_id not in pettingzoo.aec_registry:
-        pettingzoo.register("aec", game.env_id, game.env_entry_point)
-    if game.parallel_entry_point and game.env_id not in pettingzoo.parallel_registry:
-        pettingzoo.register("parallel", game.env_id, game.parallel_entry_point)
+    # Every version the game keeps, each as its factory with ``version`` set (the
+    # newest with none, so that its factory's own default stands).
+    for version in game.versions:
+        env_id = game.env_id_of(version)
+        kwargs = {} if version == game.version else {"version": version}
+        if env_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", env_id, game.env_entry_point, kwargs=kwargs)
+        if game.parallel_entry_point and env_id not in pettingzoo.parallel_registry:
+            pettingzoo.register("parallel", env_id, game.parallel_entry_point, kwargs=kwargs)
 
 
 def register_all() -> None:
@@ -129,11 +134,11 @@ def short_name(env_id: str) -> str:
 
 
 def find_game(name: str | Game) -> Game:
-    """A registered game by id, short name or package name."""
+    """A registered game by id (of any version it keeps), short name or package name."""
     if isinstance(name, Game):
         return name
     for game in _REGISTERED:
-        if name in (game.env_id, game.name, game.module):
+        if name in (game.name, game.module) or name in map(game.env_id_of, game.versions):
             return game
     known = ", ".join(game.name for game in _REGISTERED) or "none (is cardgym installed?)"
     raise ValueError(f"unknown game {name!r}; known games: {known}")

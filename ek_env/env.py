@@ -1,4 +1,4 @@
-"""Exploding Kittens, a PettingZoo AEC environment (``cardgym/exploding_kittens-v1``).
+"""Exploding Kittens, a PettingZoo AEC environment (``cardgym/exploding_kittens-v2``).
 
 Two to nine players (two base decks from six on), docs/rules/exploding_kittens.md. On your turn you
 play any number of cards, one play at a time, then end the turn by drawing; draw
@@ -34,6 +34,8 @@ Arguments of ``env()`` / ``raw_env()``:
 | `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `"ansi"`: `render()` returns the table as text; `"human"`: `reset()` and `step()` print it by themselves (as Gymnasium and PettingZoo envs do), and so does `render()` |
 | `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act, or everything |
 | `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the game with -1 for the offender |
+| `version` | `2`, `1` | `2` | the env version: 2 deals from the game's shared stream (`cardgym.chance`); 1 (deprecated) from numpy's PCG64 generator, as before |
+| `engine` | `"auto"`, `"python"` | `"auto"` | the rules the game is played by; this game has no compiled rules yet, so both mean the Python engine (`"compiled"` is refused saying so) |
 
 Turns: the turn holder owes a number of turns (1 normally, 2 after an Attack);
 a draw, a Skip and a Defuse each settle one. Attack ends the turn holder's turns
@@ -373,7 +375,12 @@ an option (the base layout did not change). v1 (issue 16): the public record
 (`recent_moves`, `ruled_out`; base 1289 -> 1870 floats, expansion 3521 -> 4327);
 with the expansion, a Favor's or Garbage Collection's marked copy is its own action
 (`give:<card>:marked`, `garbage:<card>:marked`; 605 -> 649 actions). The base
-action table did not change (319 actions).
+action table did not change (319 actions). v2: the game's chance comes from one
+SplitMix64 stream (:mod:`cardgym.chance`), so that a seed deals the same game here,
+in the parallel env and in row 0 of the batched engine; actions and observations
+did not change (policies trained on v1 play v2). v1 stays registered
+(`version=1`, or `pettingzoo.make` with `-v1`) and deals from numpy's PCG64
+generator as before, with a deprecation warning.
 """
 
 from __future__ import annotations
@@ -387,7 +394,7 @@ from ek_env.engine.cards import CARD_NAMES
 from ek_env.engine.state import Config, State
 from ek_env.game import GAME
 
-ENV_ID = "cardgym/exploding_kittens-v1"
+ENV_ID = GAME.env_id
 
 def doc_groups(lay: Layout) -> list[tuple[str, str]]:
     """Runs of actions collapsed into one row of a layout's docs table, with the index
@@ -438,7 +445,7 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     action_table = ACTION_TABLE
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "exploding_kittens_v1",
+        "name": "exploding_kittens_v2",
         "render_modes": list(RENDER_MODES),
         "render_fps": RENDER_FPS,
         "is_parallelizable": False,
@@ -458,10 +465,13 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
         render_mode: str | None = None,
         render_seat: int | str | None = None,
         illegal_action: str = "raise",
+        version: int | None = None,
+        engine: str = "auto",
     ) -> None:
         self.config = Config(num_players, hand_size, deck_defuses, attack_stacking, combos,
                              empty_hand_target, eliminated_cards, expansions, fast)
-        super().__init__(num_players, render_mode, render_seat, illegal_action)
+        super().__init__(num_players, render_mode, render_seat, illegal_action, version,
+                         engine)
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -73,7 +73,8 @@ GAME = Game(
     # identity
     name="exploding_kittens",
     title="Exploding Kittens",
-    version=1,
+    version=2,
+    legacy_versions=(1,),
     player_counts=tuple(range(2, 10)),
     env_entry_point="ek_env.env:env",
     rules_page="docs/rules/exploding_kittens.md",

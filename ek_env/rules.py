@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.game import StepOutcome, StepRewards
 from ek_env.engine.dispatch import apply_action
 from ek_env.engine.legality import apply, legal_action_indices, legal_action_mask, legal_moves
@@ -24,7 +23,7 @@ from ek_env.info.hidden import resample_hidden
 from ek_env.positions.scenario import read_scenario
 
 
-def new_game(config: Config, rng: np.random.Generator,
+def new_game(config: Config, rng: Chance,
              scenario: Mapping[str, Any] | None = None) -> State:
     """Set up a game (docs/rules/exploding_kittens.md), or the position a scenario describes
     (:mod:`ek_env.positions.scenario`; :func:`ek_env.positions.position.position` writes

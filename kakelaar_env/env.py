@@ -1,4 +1,4 @@
-"""Karel Kakelaar, a PettingZoo environment (``cardgym/karel_kakelaar-v1``), AEC and parallel.
+"""Karel Kakelaar, a PettingZoo environment (``cardgym/karel_kakelaar-v2``), AEC and parallel.
 
 Two to five players bid for worms over nine rounds (docs/rules/karel_kakelaar.md). Each round a row
 of cards (one per player; 3 with two players) is turned up; everyone bids one hand
@@ -28,6 +28,8 @@ Arguments of ``env()`` / ``raw_env()`` / ``parallel_env()``:
 | `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `"ansi"`: `render()` returns the table as text; `"human"`: `reset()` and `step()` print it by themselves (as Gymnasium and PettingZoo envs do), and so does `render()` |
 | `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act (in the parallel env the seat whose commit is next), or everything |
 | `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the game with -1 for the offender(s) and 0 for the others |
+| `version` | `2`, `1` | `2` | the env version: 2 deals from the game's shared stream (`cardgym.chance`, the games the batched engine deals for a seed); 1 (deprecated) from numpy's PCG64 generator, as before |
+| `engine` | `"auto"`, `"compiled"`, `"python"` | `"auto"` | the rules the game is played by: the compiled ones (the batched engine's kernels, one row; the `vector` extra) or the Python engine; `auto` takes the compiled rules when numba is installed. Both play the same game, step for step; what the kernels do not keep (the record, positions, table views) comes from the Python engine when asked for |
 
 Stages and turn order. A round has up to four stages; in each, every seat with a
 decision commits one choice, and nothing a seat commits is shown to any other seat
@@ -44,7 +46,7 @@ until the stage resolves, when all choices are revealed together:
 The AEC env asks the seats with a decision one at a time, the tractor holder first,
 then clockwise; seats with nothing to decide are not asked (who has a decision is
 public: hands are public, see below). The parallel env (``parallel_env()``,
-registered as ``pettingzoo.make("parallel", "cardgym/karel_kakelaar-v1")``) takes one
+registered as ``pettingzoo.make("parallel", "cardgym/karel_kakelaar-v2")``) takes one
 step per stage in which every agent acts at once: a seat with nothing to decide has
 one legal action, ``hen:none`` in the hen stage and ``pass`` in the others. Both envs
 play the same game: a stage's commits are hidden until it resolves, so their order
@@ -165,7 +167,12 @@ observation (`recent_moves`: who took which row card, hens played or forced,
 cards taken back), 348 -> 528 floats; `cardgym play` and the ansi render tell
 what happened since a seat's last move. Later in v1 (no change of actions or
 observations): scenarios reach any position, and the scenario key `tractor` names the
-holder in the scenario's own round (it named the round-1 holder; the same for round 1).
+holder in the scenario's own round (it named the round-1 holder; the same for round 1). v2: the game's chance comes from one
+SplitMix64 stream (:mod:`cardgym.chance`), so that a seed deals the same game here,
+in the parallel env and in row 0 of the batched engine; actions and observations
+did not change (policies trained on v1 play v2). v1 stays registered
+(`version=1`, or `pettingzoo.make` with `-v1`) and deals from numpy's PCG64
+generator as before, with a deprecation warning.
 """
 
 from __future__ import annotations
@@ -184,7 +191,7 @@ from kakelaar_env.engine.state import Config, State
 from kakelaar_env.game import GAME
 from kakelaar_env.parallel import parallel_env
 
-ENV_ID = "cardgym/karel_kakelaar-v1"
+ENV_ID = GAME.env_id
 
 #: Runs of actions collapsed into one row of the docs table.
 DOC_GROUPS = [
@@ -201,7 +208,7 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     action_table = ACTION_TABLE
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "karel_kakelaar_v1",
+        "name": "karel_kakelaar_v2",
         "render_modes": list(RENDER_MODES),
         "render_fps": RENDER_FPS,
         # A native parallel env exists; PettingZoo's aec_to_parallel would not fit
@@ -218,10 +225,13 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
         render_mode: str | None = None,
         render_seat: int | str | None = None,
         illegal_action: str = "raise",
+        version: int | None = None,
+        engine: str = "auto",
     ) -> None:
         # Config validates worm_counts and stores it as a tuple.
         self.config = Config(num_players, worm_counts, reward, final_tie)  # type: ignore[arg-type]
-        super().__init__(num_players, render_mode, render_seat, illegal_action)
+        super().__init__(num_players, render_mode, render_seat, illegal_action, version,
+                         engine)
 
 
 def env(**kwargs: Any) -> raw_env:

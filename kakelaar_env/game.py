@@ -52,7 +52,8 @@ GAME = Game(
     # identity
     name="karel_kakelaar",
     title="Karel Kakelaar",
-    version=1,
+    version=2,
+    legacy_versions=(1,),
     player_counts=(2, 3, 4, 5),
     env_entry_point="kakelaar_env.env:env",
     parallel_entry_point="kakelaar_env.parallel:parallel_env",

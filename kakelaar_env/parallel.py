@@ -37,7 +37,7 @@ class ParallelKakelaar(CardGameParallelEnv[State]):
 
     game = GAME
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "karel_kakelaar_v1",
+        "name": "karel_kakelaar_v2",
         "render_modes": list(RENDER_MODES),
         "render_fps": RENDER_FPS,
         "is_parallelizable": True,
@@ -52,10 +52,12 @@ class ParallelKakelaar(CardGameParallelEnv[State]):
         render_mode: str | None = None,
         render_seat: int | str | None = None,
         illegal_action: str = "raise",
+        version: int | None = None,
     ) -> None:
         self.config = Config(num_players, worm_counts, reward, final_tie)  # type: ignore[arg-type]
         # A numpy integer is taken as an int.
-        super().__init__(self.config.num_players, render_mode, render_seat, illegal_action)
+        super().__init__(self.config.num_players, render_mode, render_seat, illegal_action,
+                         version)
 
     def _stage_mask(self, seat: int) -> int:
         return parallel_mask(self.game_state, seat)  # type: ignore[arg-type]

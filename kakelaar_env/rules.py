@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from cardgym.chance import Chance
 from kakelaar_env.engine import deal
 from kakelaar_env.engine.cards import count_types
 from kakelaar_env.engine.deal import shuffled_pile
@@ -53,7 +54,7 @@ from kakelaar_env.info.view import PlayerView
 from kakelaar_env.positions.scenario import load_scenario
 
 
-def new_game(config: Config, rng: np.random.Generator,
+def new_game(config: Config, rng: Chance,
              scenario: Mapping[str, Any] | None = None) -> State:
     """A new game: chickens dealt, pile shuffled and trimmed, a random tractor holder,
     round 1's row turned up; or the position a scenario describes

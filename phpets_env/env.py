@@ -1,4 +1,4 @@
-"""Power Hungry Pets, a PettingZoo AEC environment (``cardgym/power_hungry_pets-v1``).
+"""Power Hungry Pets, a PettingZoo AEC environment (``cardgym/power_hungry_pets-v2``).
 
 Two to six players; an episode is a whole match of rounds, won at 3 tokens with
 2-3 players and 2 tokens with 4-6 (docs/rules/power_hungry_pets.md). Each turn the player to act has
@@ -28,6 +28,8 @@ Arguments of ``env()`` / ``raw_env()``:
 | `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `"ansi"`: `render()` returns the table as text; `"human"`: `reset()` and `step()` print it by themselves (as Gymnasium and PettingZoo envs do), and so does `render()` |
 | `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows: a seat, the agent to act, or everything |
 | `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises `IllegalMoveError`, or ends the match with -1 for the offender |
+| `version` | `2`, `1` | `2` | the env version: 2 deals from the game's shared stream (`cardgym.chance`, the games the batched engine deals for a seed); 1 (deprecated) from numpy's PCG64 generator, as before |
+| `engine` | `"auto"`, `"compiled"`, `"python"` | `"auto"` | the rules the game is played by: the compiled ones (the batched engine's kernels, one row; the `vector` extra) or the Python engine; `auto` takes the compiled rules when numba is installed. Both play the same game, step for step; what the kernels do not keep (the record, positions, table views) comes from the Python engine when asked for |
 
 Settled points (docs/rules/power_hungry_pets.md and this implementation): after a shared round win the
 first winner clockwise from the previous start player (that player included)
@@ -162,7 +164,12 @@ Every key is in :mod:`phpets_env.positions.scenario` and docs/positions.md. Exam
 Version history: v0, first release. v1: the public record in every observation
 (`recent_moves`, the last 10 events less the turn-start draws; `ruled_out`, the
 values the table knows a seat does not hold), 395 -> 960 floats; `cardgym play` and
-the ansi render tell what happened since a seat's last move.
+the ansi render tell what happened since a seat's last move. v2: the game's chance comes from one
+SplitMix64 stream (:mod:`cardgym.chance`), so that a seed deals the same game here,
+in the parallel env and in row 0 of the batched engine; actions and observations
+did not change (policies trained on v1 play v2). v1 stays registered
+(`version=1`, or `pettingzoo.make` with `-v1`) and deals from numpy's PCG64
+generator as before, with a deprecation warning.
 """
 
 from __future__ import annotations
@@ -178,7 +185,7 @@ from phpets_env.encoding.encoding import (
 from phpets_env.engine.state import Config, State
 from phpets_env.game import GAME
 
-ENV_ID = "cardgym/power_hungry_pets-v1"
+ENV_ID = GAME.env_id
 
 #: Runs of actions collapsed into one row of the docs table.
 DOC_GROUPS = [
@@ -196,7 +203,7 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
     action_table = ACTION_TABLE
     observation_spec = OBSERVATION_SPEC
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "power_hungry_pets_v1",
+        "name": "power_hungry_pets_v2",
         "render_modes": list(RENDER_MODES),
         "render_fps": RENDER_FPS,
         "is_parallelizable": False,
@@ -212,9 +219,12 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
         render_mode: str | None = None,
         render_seat: int | str | None = None,
         illegal_action: str = "raise",
+        version: int | None = None,
+        engine: str = "auto",
     ) -> None:
         self.config = Config(num_players, robovac, final_tie, start_player, reward)
-        super().__init__(num_players, render_mode, render_seat, illegal_action)
+        super().__init__(num_players, render_mode, render_seat, illegal_action, version,
+                         engine)
 
 
 def env(**kwargs: Any) -> raw_env:

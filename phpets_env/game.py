@@ -66,7 +66,8 @@ GAME = Game(
     # identity
     name="power_hungry_pets",
     title="Power Hungry Pets",
-    version=1,
+    version=2,
+    legacy_versions=(1,),
     player_counts=(2, 3, 4, 5, 6),
     env_entry_point="phpets_env.env:env",
     rules_page="docs/rules/power_hungry_pets.md",

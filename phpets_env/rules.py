@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.game import StepOutcome, StepRewards
 from phpets_env.engine import flow
 from phpets_env.engine.cards import ANY_PLAYER, NO_TARGET, OTHER_PLAYER, TARGET_KIND
@@ -42,7 +41,7 @@ from phpets_env.info.view import PlayerView
 from phpets_env.positions.scenario import load_scenario
 
 
-def new_game(config: Config, rng: np.random.Generator,
+def new_game(config: Config, rng: Chance,
              scenario: Mapping[str, Any] | None = None) -> State:
     """A new match (tokens at zero, a random first player, round 1 dealt and started),
     or the position ``scenario`` describes (:mod:`phpets_env.positions.scenario`).

@@ -170,8 +170,10 @@ def test_kakelaar_extreme_worm_counts_keep_every_observation_in_its_space(
 
 def test_kakelaar_a_scenario_at_the_bounds_is_accepted_and_reaches_them() -> None:
     env = kakelaar_env(num_players=2, worm_counts=ALL_EIGHTS)
+    # The last row all worm 8s, which seat 0 (bidding high) takes: the highest score.
     env.reset(seed=0, options={"scenario": {"round": 9, "tractor": 2, "circle": [0, 1, 2],
-                                            "hands": [CHICKENS + ["w8"] * 8, CHICKENS]}})
+                                            "hands": [CHICKENS + ["w8"] * 8, CHICKENS],
+                                            "row": ["w8", "w8", "w8"]}})
     observations_in_space(env)
     while env.agents:
         if env.terminations[env.agent_selection]:
@@ -251,7 +253,7 @@ def test_parallel_unknown_reset_option_warns_in_one_line_like_the_aec_env() -> N
         game.reset(seed=0, options={"colour": "red"})
     (warning,) = caught
     message = str(warning.message)
-    assert "\n" not in message and "'colour'" in message and "karel_kakelaar_v1" in message
+    assert "\n" not in message and "'colour'" in message and "karel_kakelaar_v2" in message
     assert "cardgym docs karel_kakelaar" in message
     assert warning.filename == __file__
     with warnings.catch_warnings():

@@ -14,12 +14,30 @@ from typing import Any
 
 import pytest
 
-from benchmarks.behaviour_digest import STORED, all_settings, differences, digest_of, read
+from benchmarks.behaviour_digest import (
+    STORED,
+    all_settings,
+    differences,
+    digest_of,
+    engines_of,
+    read,
+)
 from cardgym.testing.digest import PARTS, behaviour_digest
 from tests.cardgym.kits import PHPETS
 
+try:
+    import numba  # noqa: F401
+except ImportError:  # the Python path alone (tests/test_without_numba.py)
+    NUMBA = False
+else:
+    NUMBA = True
+
 SIZES, DIGESTS = read(STORED)
 SETTINGS = all_settings()
+#: Each setting under each engine it is played by (one stored digest for all).
+RUNS = [(key, kit, version, players, options, engine)
+        for key, kit, version, players, options in SETTINGS
+        for engine in engines_of(kit, version) if NUMBA or engine == "python"]
 
 
 def test_every_setting_has_a_stored_digest_and_every_stored_one_a_setting() -> None:
@@ -29,12 +47,17 @@ def test_every_setting_has_a_stored_digest_and_every_stored_one_a_setting() -> N
     assert sorted(set(DIGESTS) - keys) == [], "stored digests of settings that are gone"
 
 
-@pytest.mark.parametrize(("key", "kit", "players", "options"), SETTINGS,
-                         ids=[key for key, *_ in SETTINGS])
-def test_the_setting_behaves_as_its_stored_digest(key: str, kit: Any, players: int,
-                                                   options: dict[str, Any]) -> None:
-    found = digest_of(kit, players, options, SIZES)
-    assert differences({key: DIGESTS[key]}, {key: found}) == []
+@pytest.mark.parametrize(("key", "kit", "version", "players", "options", "engine"), RUNS,
+                         ids=[f"{key} {engine}" for key, *_, engine in RUNS])
+def test_the_setting_behaves_as_its_stored_digest(key: str, kit: Any, version: int, players: int,
+                                                   options: dict[str, Any], engine: str) -> None:
+    found = digest_of(kit, version, players, options, SIZES, engine, batched=NUMBA)
+    expected = DIGESTS[key]
+    if engine != "python" or not NUMBA:  # the env's parts; the batched engine's come with
+        # the Python run where numba is installed
+        expected = {part: value for part, value in expected.items()
+                    if not part.startswith("batched:")}
+    assert differences({key: expected}, {key: found}) == []
 
 
 def test_the_digest_is_the_same_for_the_same_seed_and_tells_seeds_apart() -> None:

@@ -5,9 +5,10 @@ When every agent acts from observations in batches (``random``, ``model:PATH``,
 the batch), the games of a run are played together: each step observes every game
 once and asks each agent once for all the games where its seat is to act. Game ``g``
 seats the agents as in the AEC path (:func:`~agents.evaluate.seating.seating`) and
-is dealt by the batched engine from the run's seed and ``g`` alone
-(:mod:`cardgym.vector.random`), so a run gives the same results for every number of
-workers, but other deals than the AEC path for the same seed. Winners, rounds and
+is dealt by the batched engine from the stream of its game seed
+(:func:`~agents.evaluate.seating.game_seed`, :mod:`cardgym.chance`), so a run gives
+the same results for every number of workers and deals game ``g`` as the AEC path
+deals it for the same seed (the agents' own draws differ between the paths). Winners, rounds and
 rounds won are read from each game's final state (``export``): the rounds of a match
 are its round number, the rounds won its tokens.
 """
@@ -20,10 +21,10 @@ from typing import Any
 import numpy as np
 
 from agents.evaluate.results import GameOutcome
-from agents.evaluate.seating import seating
+from agents.evaluate.seating import game_seed, seating
 from agents.policy import Policy, act_batch
+from cardgym.chance import seed_state
 from cardgym.registration import BoundGame, Game
-from cardgym.vector.random import seed_states
 
 __all__ = ["CHUNK", "batched_refusal", "can_batch", "play_batched"]
 
@@ -59,7 +60,7 @@ def batched_refusal(game: Game, policies: Sequence[Policy], match_length: int,
 def play_batched(bound: BoundGame, policies: Sequence[Policy], spec_of_agent: Sequence[int],
                  seed: int, games: int) -> list[GameOutcome]:
     """Games ``0..games-1`` of a run on the batched engine; one outcome each."""
-    states = seed_states(seed, games)
+    states = np.array([seed_state(game_seed(seed, g)) for g in range(games)], np.uint64)
     outcomes: list[GameOutcome] = []
     for start in range(0, games, CHUNK):
         indices = range(start, min(games, start + CHUNK))

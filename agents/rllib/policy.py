@@ -111,7 +111,7 @@ class RllibPolicy:
         """
         module_dir = find_module_dir(path, module_id)
         card = read_card(path)
-        if card is not None and game is not None and card.get("game") != game.env_id:
+        if card is not None and game is not None and card.get("game") not in game.env_ids:
             raise CheckpointError(f"{path} was trained on {card.get('game')}, not {game.env_id}")
         problem = None if card is None else players_problem(card, path, num_players)
         if problem:

@@ -22,7 +22,7 @@ positions written mid-game and read back to the same state and the same play
 (:func:`fuzz`).
 """
 
-from cardgym.testing.batched import RowGenerator, batched_kit, check_batched
+from cardgym.testing.batched import batched_kit, check_batched
 from cardgym.testing.checks import (
     check_api,
     check_clones,
@@ -61,7 +61,6 @@ __all__ = [
     "ChoiceReport",
     "GameKit",
     "SeatOutcome",
-    "RowGenerator",
     "batched_kit",
     "check_batched",
     "check_api",

@@ -5,12 +5,12 @@
 the same position, and requires at every step the same acting seat, the same
 observation and mask for every seat, the same rewards and the same terminations.
 
-The batched engine draws from its own generators (:mod:`cardgym.vector.random`), not
-numpy's. For each step the AEC env of a row is given a :class:`RowGenerator`: a
-stand-in for numpy's generator that draws the row's own stream as the kernels do
-(``integers(n)`` as ``below``, ``permutation(k)`` as ``shuffle``), so that chance
-inside a step (a shuffle, the next round's deal) comes out the same on both sides
-when the engine draws as the reference does. A new game (the engine deals it at
+The batched engine draws from its rows' streams (:mod:`cardgym.vector.random`). For
+each step the AEC env of a row is given a :class:`~cardgym.chance.GameRandom` at the
+row's stream state, which draws as the kernels do (``integers(n)`` as ``below``,
+``permutation(k)`` as ``shuffle``), so that chance inside a step (a shuffle, the next
+round's deal) comes out the same on both sides when the engine draws as the
+reference does. A new game (the engine deals it at
 once, the env not at all) and any draw that the stand-in did not match set the env
 to the row's game (``env._replace_state(engine.export(i))``). Every few steps the
 row's exported position is compared with the env's as well, so that a difference in
@@ -32,52 +32,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.aec import CardGameEnv
+from cardgym.chance import GameRandom
 from cardgym.game import Game
 from cardgym.testing.kit import GameKit
 
-__all__ = ["RowGenerator", "batched_kit", "batched_observer_env", "check_batched"]
-
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
-
-
-class RowGenerator:
-    """What a reference engine asks of numpy's generator during a step, drawn from
-    one row's SplitMix64 state exactly as the batched kernels draw
-    (:mod:`cardgym.vector.random`): ``integers(n)`` is ``below(n)``,
-    ``permutation(k)`` the indices ``0..k-1`` shuffled by ``shuffle``
-    (``permutation(array)``: the array in that order). ``state`` is the row's
-    generator state after the draws."""
-
-    def __init__(self, state: int) -> None:
-        self.state = int(state)
-
-    def _next(self) -> int:
-        self.state = z = (self.state + _GOLDEN) & _MASK
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        return z ^ (z >> 31)
-
-    def _below(self, n: int) -> int:
-        return ((self._next() >> 32) * n) >> 32
-
-    def integers(self, n: int) -> int:
-        """A uniform integer in ``0..n-1``."""
-        return self._below(int(n))
-
-    def permutation(self, x: int | NDArray[Any]) -> NDArray[Any]:
-        """``0..x-1`` shuffled (an int), or the array ``x`` in a shuffled order."""
-        count = int(x) if isinstance(x, (int, np.integer)) else len(x)
-        order = list(range(count))
-        for k in range(count - 1, 0, -1):
-            j = self._below(k + 1)
-            order[k], order[j] = order[j], order[k]
-        if isinstance(x, (int, np.integer)):
-            return np.array(order, np.int64)
-        return np.asarray(x)[order]
-
+__all__ = ["batched_kit", "batched_observer_env", "check_batched"]
 
 def _position_less_log(game: Game, state: Any) -> dict[str, Any]:
     position = dict(game.position(state))
@@ -103,7 +62,8 @@ class _Row:
     """The reference AEC env beside one row of the engine."""
 
     def __init__(self, game: Game, num_players: int, options: Mapping[str, Any], seed: int):
-        self.env: CardGameEnv[Any] = game.make_env(num_players=num_players, **options)
+        self.env: CardGameEnv[Any] = game.make_env(num_players=num_players, engine="python",
+                                                      **options)
         self.seed = seed
         self.returns = np.zeros(num_players)
         self.length = 0
@@ -132,7 +92,8 @@ def check_batched(game: Game, num_players: int, options: Mapping[str, Any] | Non
     ``final_lengths``). Every ``positions_every`` steps of a row (and at every
     deal), the row's exported position less its log equals the env's, and the
     exported state passes the game's invariants. With ``mirrored``, the engine must
-    draw inside a step exactly as the reference does through :class:`RowGenerator`
+    draw inside a step exactly as the reference does through
+    :class:`~cardgym.chance.GameRandom`
     (the same draws, in the same order): a step whose draws differ fails.
     """
     options = dict(options or {})
@@ -176,7 +137,7 @@ def check_batched(game: Game, num_players: int, options: Mapping[str, Any] | Non
         step += 1
         for i, row in enumerate(rows):
             env = row.env
-            generator = RowGenerator(int(before[i]))
+            generator = GameRandom(int(before[i]))
             env._np_random = generator  # type: ignore[assignment]
             env.step(int(actions[i]))
             row.length += 1
@@ -237,9 +198,10 @@ def _same_vector(batched: NDArray[Any], reference: NDArray[Any], game: Game | No
 def batched_observer_env(game: Game, **kwargs: Any) -> CardGameEnv[Any]:
     """The game's AEC env, whose observations and masks are computed by a one-row
     batched engine loaded with the env's state at each call (slow: for checks)."""
-    env: CardGameEnv[Any] = game.make_env(**kwargs)
+    env: CardGameEnv[Any] = game.make_env(**{**kwargs, "engine": "python"})
     options = {key: value for key, value in kwargs.items()
-               if key not in ("num_players", "render_mode", "render_seat", "illegal_action")}
+               if key not in ("num_players", "render_mode", "render_seat", "illegal_action",
+                              "version", "engine")}
     engine = game.make_batched(1, env.num_players, **options)
     seat_array = np.zeros(1, np.int64)
 

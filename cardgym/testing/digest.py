@@ -70,16 +70,23 @@ class _Hashes:
 
 
 def behaviour_digest(kit: GameKit, num_players: int, options: Mapping[str, Any] | None = None,
-                     games: int = 2, seed: int = 0, stride: int = 1) -> dict[str, str]:
+                     games: int = 2, seed: int = 0, stride: int = 1,
+                     version: int | None = None, engine: str | None = None) -> dict[str, str]:
     """The digest of ``games`` seeded games of random legal moves (see the module):
     a sha256 per part of :data:`PARTS`. Observations, masks and rewards are hashed
     at every step; renders, narration (of the events since it was last hashed),
     table views, positions and resamples (each seat's, from ``default_rng(step)``)
-    every ``stride`` steps and at the end of each game."""
+    every ``stride`` steps and at the end of each game. ``version``: the env
+    version to play (default: the newest), which names the stream seeds deal from;
+    ``engine``: the env's ``engine`` argument (default: the env's default), under which
+    a game behaves the same (:mod:`cardgym.compiled`)."""
     assert kit.game is not None, "behaviour_digest needs a kit built from a game"
     game = kit.game
     hashes = _Hashes(PARTS)
-    env = kit.make_env(num_players=num_players, **dict(options or {}))
+    chosen: dict[str, Any] = {} if version is None else {"version": version}
+    if engine is not None:
+        chosen["engine"] = engine
+    env = kit.make_env(num_players=num_players, **chosen, **dict(options or {}))
     agents = env.possible_agents
     choose = np.random.default_rng(seed)
     step = 0

@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 import numpy as np
-from gymnasium.utils import seeding
 
 from cardgym.aec import CardGameEnv
+from cardgym.chance import new_generator
 from cardgym.testing.kit import GameKit, random_action
 
 
@@ -76,7 +76,7 @@ def _check_one(kit: GameKit, env: CardGameEnv[Any], num_players: int, options: d
     assert json.loads(text) == written, f"{where}: the position holds more than JSON types"
     loaded = kit.make_env(num_players=num_players, **options)
     loaded.reset(seed=7, options={"scenario": json.loads(text)})
-    fresh, _ = seeding.np_random(7)
+    fresh, _ = new_generator(loaded.unwrapped.stream, 7)
     assert loaded.np_random.bit_generator.state == fresh.bit_generator.state, (
         f"{where}: reading a whole position drew from the generator")
     assert loaded.position() == written, f"{where}: the position read back writes differently"

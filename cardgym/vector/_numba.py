@@ -7,6 +7,7 @@ The batched engines compile their kernels with numba (``pip install
 from __future__ import annotations
 
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ prange = numba.prange
 MAX_THREADS: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
 
 __all__ = ["MAX_THREADS", "clear_stale_cache", "njit", "njit_parallel", "numba", "prange",
-           "start_threads"]
+           "serial", "start_threads"]
 
 _HERE = Path(__file__).resolve().parent
 _started = False
@@ -39,6 +40,30 @@ _started = False
 def _touch(out: Any) -> None:
     for i in prange(out.shape[0]):
         out[i] = i
+
+
+_SERIAL: dict[Any, Any] = {}
+
+
+def serial(kernel: Any) -> Any:
+    """The serial twin of a parallel kernel (:data:`njit_parallel`): the same Python
+    function compiled without numba's parallel loops (``prange`` runs as ``range``),
+    for an engine of one row (an env's, a search's), where a parallel launch costs
+    more than the row's work. Cached on disk under its own name (the kernel's name
+    with ``_serial``), beside the parallel one; a kernel that is not parallel is
+    returned as it is."""
+    if not getattr(kernel, "targetoptions", {}).get("parallel"):
+        return kernel
+    twin = _SERIAL.get(kernel)
+    if twin is None:
+        py = kernel.py_func
+        function = types.FunctionType(py.__code__, py.__globals__, f"{py.__name__}_serial",
+                                      py.__defaults__, py.__closure__)
+        function.__qualname__ = f"{py.__qualname__}_serial"
+        function.__module__ = py.__module__
+        function.__doc__ = py.__doc__
+        twin = _SERIAL[kernel] = njit(function)
+    return twin
 
 
 def start_threads() -> None:

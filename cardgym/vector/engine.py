@@ -44,7 +44,7 @@ from numpy.typing import NDArray
 
 from cardgym.errors import shorten
 from cardgym.game import Game
-from cardgym.vector._numba import MAX_THREADS, numba, start_threads
+from cardgym.vector._numba import MAX_THREADS, numba, serial, start_threads
 from cardgym.vector.random import random_actions, seed_states
 from cardgym.vector.rows import RowFormat
 
@@ -97,6 +97,8 @@ class BatchedEngine:
         self.config = config
         self.layout = layout
         self.num_games = n = int(num_games)
+        #: One row: the kernels run serially (:meth:`_kernel`).
+        self.serial = n == 1
         self.num_players = p = int(config.num_players)
         self.num_actions = layout.num_actions
         self.obs_dim = int(layout.observation_spec.size)
@@ -134,6 +136,12 @@ class BatchedEngine:
         (:meth:`fill` copies them); with one, they are allocated already."""
         if self.row_format is None:
             raise NotImplementedError
+
+    def _kernel(self, kernel: Any) -> Any:
+        """``kernel``, or in an engine of one row its serial twin
+        (:func:`cardgym.vector._numba.serial`): a game's engine picks its kernels
+        through this in ``_allocate``."""
+        return serial(kernel) if self.serial else kernel
 
     def _deal(self, rows: NDArray[np.bool_]) -> None:
         """New games in the rows where ``rows`` is set, from each row's generator:

@@ -6,9 +6,9 @@ batch size or on the other rows. :func:`seed_states` derives the states from a s
 through numpy's ``SeedSequence``; the kernels draw with :func:`next_u64`,
 :func:`below` and :func:`shuffle`.
 
-These streams are not numpy's ``PCG64`` streams, so a batched engine does not deal
-the same cards as the reference engine for the same seed; engines give
-``load(i, state)`` and ``export(i)`` to move a game between the two.
+This is the game's stream of :mod:`cardgym.chance`, drawn as
+:class:`cardgym.chance.GameRandom` draws it in Python: row 0 of an engine reset with
+``seed=s`` deals the game that an env reset with ``seed=s`` deals.
 """
 
 from __future__ import annotations
@@ -16,28 +16,18 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from cardgym.chance import GOLDEN, MIX1, MIX2, seed_states
 from cardgym.vector._numba import njit, njit_parallel, prange
 
 __all__ = ["below", "next_u64", "random_actions", "seed_states", "shuffle"]
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
+_GOLDEN = np.uint64(GOLDEN)
+_MIX1 = np.uint64(MIX1)
+_MIX2 = np.uint64(MIX2)
 _S27 = np.uint64(27)
 _S30 = np.uint64(30)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
-
-
-def seed_states(seed: int | None, num_games: int) -> NDArray[np.uint64]:
-    """One generator state per game from ``seed`` (fresh entropy for ``None``).
-
-    Row ``i``'s state is the same for every batch size of at least ``i + 1``.
-    """
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
-                             or seed < 0):
-        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-    return np.random.SeedSequence(seed).generate_state(num_games, np.uint64).astype(np.uint64)
 
 
 @njit

@@ -18,6 +18,7 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
+from cardgym.chance import Chance
 from ek_env.encoding.encoder import Encoder, encoder_named
 from ek_env.encoding.observation import OWED_CAP, RECENT_MOVES
 from ek_env.engine.actions import Actions, actions_named
@@ -40,7 +41,7 @@ class Layout:
 
     legal_mask: Callable[[State], int]
     legal_indices: Callable[[State], list[int]]
-    apply: Callable[[State, int, np.random.Generator], None]
+    apply: Callable[[State, int, Chance], None]
     encode: Callable[[PlayerView], NDArray[np.float32]]
     action_to_move: Callable[[State, int], Move]
     move_to_action: Callable[[State, Move], int]

@@ -3,8 +3,7 @@ so it plays and Nopes with random cards of it."""
 
 from __future__ import annotations
 
-import numpy as np
-
+from cardgym.chance import Chance
 from ek_env.engine import knowledge
 from ek_env.engine import record as rec
 from ek_env.engine.cards import BLIND_PLAYABLE, KITTEN, NOPE, TARGETED
@@ -16,7 +15,7 @@ from ek_env.engine.turns import announce, open_window
 from ek_env.engine.window import passed, resume_window
 
 
-def blind_play(state: State, rng: np.random.Generator) -> None:
+def blind_play(state: State, rng: Chance) -> None:
     """A blind turn holder turns a random card of their hand face up: a card playable
     now is played (a targeted one after its target is chosen); a kitten explodes;
     anything else is lost."""
@@ -55,7 +54,7 @@ def choose_target(state: State, target: int) -> None:
     open_window(state, state.turn_holder)
 
 
-def blind_nope(state: State, rng: np.random.Generator) -> None:
+def blind_nope(state: State, rng: Chance) -> None:
     """A blind seat in a Nope window turns a random card: a Nope Nopes; a kitten
     explodes them (then the window goes on); anything else is lost."""
     seat = state.to_act

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-import numpy as np
-
+from cardgym.chance import Chance
 from ek_env.engine import actions as act
 from ek_env.engine import blind, explosions, future, garbage, plays, transfers, window
 from ek_env.engine.actions import BASE_ACTIONS, STREAKING_ACTIONS, Actions
@@ -20,92 +19,92 @@ from ek_env.engine.cards import NUM_KINDS
 from ek_env.engine.state import State
 
 #: Applies one kind of action: (state, card, seat offset, depth, rng).
-Handler = Callable[[State, int, int, int, np.random.Generator], None]
+Handler = Callable[[State, int, int, int, Chance], None]
 
 
 def _seat(state: State, offset: int) -> int:
     return (state.turn_holder + offset) % state.num_players
 
 
-def _draw(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _draw(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     explosions.draw(state, rng)
 
 
-def _single(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _single(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     plays.play_card(state, card, _seat(state, offset) if offset else None)
 
 
-def _pair(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _pair(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     plays.play_pair(state, card, _seat(state, offset))
 
 
-def _three(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _three(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     plays.play_three(state, card, _seat(state, offset))
 
 
-def _five(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _five(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     plays.play_five(state)
 
 
-def _choose(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _choose(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     plays.choose_five(state, card)
 
 
-def _name(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _name(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     plays.name_card(state, card)
 
 
-def _nope(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _nope(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     window.respond(state, True, rng)
 
 
-def _pass(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _pass(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     window.respond(state, False, rng)
 
 
-def _give(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _give(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     transfers.give(state, card, rng)
 
 
 def _give_marked(state: State, card: int, offset: int, depth: int,
-                 rng: np.random.Generator) -> None:
+                 rng: Chance) -> None:
     transfers.give(state, card, rng, True)
 
 
-def _insert(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _insert(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     # A blind seat's kitten may have exploded while it tried to Nope: the window it
     # interrupted may close now.
     window.resume_window(state, explosions.insert(state, depth, rng), rng)
 
 
-def _take(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _take(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     transfers.take(state, card)
 
 
 def _blind_play(state: State, card: int, offset: int, depth: int,
-                rng: np.random.Generator) -> None:
+                rng: Chance) -> None:
     blind.blind_play(state, rng)
 
 
 def _blind_nope(state: State, card: int, offset: int, depth: int,
-                rng: np.random.Generator) -> None:
+                rng: Chance) -> None:
     blind.blind_nope(state, rng)
 
 
-def _target(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _target(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     blind.choose_target(state, _seat(state, offset))
 
 
-def _alter(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _alter(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     future.alter(state, card)
 
 
-def _garbage(state: State, card: int, offset: int, depth: int, rng: np.random.Generator) -> None:
+def _garbage(state: State, card: int, offset: int, depth: int, rng: Chance) -> None:
     garbage.garbage(state, card, rng)
 
 
 def _garbage_marked(state: State, card: int, offset: int, depth: int,
-                    rng: np.random.Generator) -> None:
+                    rng: Chance) -> None:
     garbage.garbage(state, card, rng, True)
 
 
@@ -133,7 +132,7 @@ class Dispatch:
         # Pickled as the setup it belongs to (one shared dispatch per setup).
         return dispatch_named, (self.streaking,)
 
-    def apply(self, state: State, action: int, rng: np.random.Generator) -> None:
+    def apply(self, state: State, action: int, rng: Chance) -> None:
         """Apply a legal action index of the seat to act (the env's and the search's
         fast path: no legality check)."""
         kind, card, offset, depth = self._specs[action]
@@ -149,7 +148,7 @@ def dispatch_named(streaking: bool) -> Dispatch:
     return STREAKING_DISPATCH if streaking else BASE_DISPATCH
 
 
-def apply_action(state: State, action: int, rng: np.random.Generator) -> None:
+def apply_action(state: State, action: int, rng: Chance) -> None:
     """Apply a legal action index of the seat to act (the state's setup; no legality
     check)."""
     dispatch = STREAKING_DISPATCH if state.kinds > NUM_KINDS else BASE_DISPATCH

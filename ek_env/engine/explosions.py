@@ -9,8 +9,7 @@ this module.
 
 from __future__ import annotations
 
-import numpy as np
-
+from cardgym.chance import Chance
 from ek_env.engine import knowledge
 from ek_env.engine import record as rec
 from ek_env.engine.cards import DEFUSE, KITTEN, STREAKING
@@ -30,7 +29,7 @@ from ek_env.engine.state import (
 from ek_env.engine.turns import clear_pending, settle_one, start_turns
 
 
-def draw(state: State, rng: np.random.Generator) -> None:
+def draw(state: State, rng: Chance) -> None:
     """The turn holder draws the top card: a kitten is kept (Streaking Kitten), defused
     (then placed) or explodes; an empty draw pile ends the game in a shared draw."""
     seat = state.turn_holder
@@ -72,7 +71,7 @@ def end_dry(state: State) -> None:
     state.to_act = state.turn_holder
 
 
-def explode(state: State, seat: int, kittens: int, rng: np.random.Generator) -> bool:
+def explode(state: State, seat: int, kittens: int, rng: Chance) -> bool:
     """``kittens`` Exploding Kittens, shown to all, explode for ``seat``: each needs a
     Defuse (played automatically by a seeing player; a blind one turns random cards
     until it finds them), then the seat puts them back one by one (INSERT); without
@@ -107,7 +106,7 @@ def _defuse_seeing(state: State, seat: int, kittens: int) -> tuple[int, int]:
 
 
 def _defuse_blind(state: State, seat: int, kittens: int,
-                  rng: np.random.Generator) -> tuple[int, int]:
+                  rng: Chance) -> tuple[int, int]:
     """A blind seat turns up random cards of its hand looking for Defuses: a kitten
     turned up explodes too, and a Streaking Kitten turned up lets a held kitten go
     off. Returns the kittens left undefused and the kittens defused."""
@@ -167,7 +166,7 @@ def eliminate(state: State, seat: int, kittens: int) -> None:
         state.held_kitten = 0
 
 
-def insert(state: State, depth: int, rng: np.random.Generator) -> bool:
+def insert(state: State, depth: int, rng: Chance) -> bool:
     """Put a defused kitten back ``depth`` cards from the top; when the last is back,
     the game goes on (:func:`carry_on`, whose result this is)."""
     deck = state.deck
@@ -180,7 +179,7 @@ def insert(state: State, depth: int, rng: np.random.Generator) -> bool:
     return False
 
 
-def carry_on(state: State, rng: np.random.Generator) -> bool:
+def carry_on(state: State, rng: Chance) -> bool:
     """After an explosion is settled: the next queued one, then whatever it
     interrupted (``state.resume``).
 

@@ -7,8 +7,7 @@ a kitten lets that kitten explode once the pile is shuffled.
 
 from __future__ import annotations
 
-import numpy as np
-
+from cardgym.chance import Chance
 from ek_env.engine import knowledge
 from ek_env.engine import record as rec
 from ek_env.engine.cards import KITTEN, STREAKING
@@ -17,7 +16,7 @@ from ek_env.engine.hands import remove_card, remove_random_copy
 from ek_env.engine.state import GARBAGE, PLAY, RESUME_PLAY, State
 
 
-def start_garbage(state: State, seat: int, rng: np.random.Generator) -> None:
+def start_garbage(state: State, seat: int, rng: Chance) -> None:
     """Garbage Collection played by ``seat`` goes ahead: the seats with cards, from
     ``seat`` clockwise, put one in."""
     n = state.num_players
@@ -29,7 +28,7 @@ def start_garbage(state: State, seat: int, rng: np.random.Generator) -> None:
     _next_garbage(state, rng)
 
 
-def garbage(state: State, card: int, rng: np.random.Generator, marked: bool = False) -> None:
+def garbage(state: State, card: int, rng: Chance, marked: bool = False) -> None:
     """The seat to act puts ``card`` (a marked copy if ``marked``) from its hand into
     the draw pile (Garbage Collection)."""
     seat = state.to_act
@@ -38,7 +37,7 @@ def garbage(state: State, card: int, rng: np.random.Generator, marked: bool = Fa
     _next_garbage(state, rng)
 
 
-def _next_garbage(state: State, rng: np.random.Generator) -> None:
+def _next_garbage(state: State, rng: Chance) -> None:
     """The next seat puts a card in (a blind one at random, seen only by itself); when
     all have, the draw pile is shuffled and the kittens whose Streaking Kitten went
     in explode, clockwise from the turn holder."""

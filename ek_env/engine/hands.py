@@ -6,8 +6,7 @@ marked (public), so a card leaving a hand may take a mark with it.
 
 from __future__ import annotations
 
-import numpy as np
-
+from cardgym.chance import Chance
 from ek_env.engine import knowledge
 from ek_env.engine.cards import KITTEN, STREAKING
 from ek_env.engine.state import State
@@ -22,13 +21,13 @@ def nth_card(counts: list[int], index: int) -> int:
     raise IndexError(f"card {index} of a hand of {sum(counts)}")
 
 
-def random_kind(state: State, seat: int, rng: np.random.Generator) -> int:
+def random_kind(state: State, seat: int, rng: Chance) -> int:
     """The kind of a uniformly random card of ``seat``'s hand (the hand is unchanged)."""
     hand = state.hands[seat]
     return nth_card(hand, int(rng.integers(sum(hand))))
 
 
-def remove_card(state: State, seat: int, card: int, rng: np.random.Generator | None,
+def remove_card(state: State, seat: int, card: int, rng: Chance | None,
                 marked: bool | None = None) -> bool:
     """One ``card`` leaves ``seat``'s hand. ``marked``: the player chose a marked (True)
     or an unmarked (False) copy (Favor, Garbage Collection); else a marked copy first
@@ -48,12 +47,12 @@ def remove_card(state: State, seat: int, card: int, rng: np.random.Generator | N
     return False
 
 
-def remove_random(state: State, seat: int, rng: np.random.Generator) -> int:
+def remove_random(state: State, seat: int, rng: Chance) -> int:
     """A uniformly random card leaves ``seat``'s (non-empty) hand; returns its kind."""
     return remove_random_copy(state, seat, rng)[0]
 
 
-def remove_random_copy(state: State, seat: int, rng: np.random.Generator) -> tuple[int, bool]:
+def remove_random_copy(state: State, seat: int, rng: Chance) -> tuple[int, bool]:
     """As :func:`remove_random`; returns the kind and whether the copy was marked."""
     hand = state.hands[seat]
     card = nth_card(hand, int(rng.integers(state.sizes[seat])))

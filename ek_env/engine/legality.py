@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.errors import IllegalMoveError
 from ek_env.engine.actions import BASE_ACTIONS, STREAKING_ACTIONS, Actions, actions_of
 from ek_env.engine.cards import CURSE, NOPE, NUM_KINDS
@@ -240,7 +239,7 @@ def legal_moves(state: State) -> list[Move]:
     return [acts.action_to_move(state, action) for action in legal_action_indices(state)]
 
 
-def apply(state: State, move: Move, rng: np.random.Generator) -> None:
+def apply(state: State, move: Move, rng: Chance) -> None:
     """Apply a move of the seat to act.
 
     Raises:

@@ -3,13 +3,12 @@ game (``rules.new_game`` also sets up the position a scenario describes)."""
 
 from __future__ import annotations
 
-import numpy as np
-
+from cardgym.chance import Chance
 from ek_env.engine.cards import DEFUSE, KITTEN, composition, deck_defuses, deck_kittens
 from ek_env.engine.state import Config, State
 
 
-def deal(config: Config, rng: np.random.Generator) -> State:
+def deal(config: Config, rng: Chance) -> State:
     """Shuffle and deal: each hand gets ``hand_size`` cards and a Defuse; the kittens
     and leftover Defuses go into the draw pile; the first player is drawn at random."""
     n = config.num_players

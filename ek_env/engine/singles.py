@@ -3,8 +3,7 @@ the expansion's cards are :mod:`ek_env.engine.streaking`'s)."""
 
 from __future__ import annotations
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.record import NONE
 from ek_env.engine import knowledge
 from ek_env.engine import record as rec
@@ -19,18 +18,18 @@ from ek_env.engine.transfers import transfer
 from ek_env.engine.turns import settle_one, start_turns
 
 
-def _attack(state: State, seat: int, target: int, rng: np.random.Generator) -> None:
+def _attack(state: State, seat: int, target: int, rng: Chance) -> None:
     """The turn holder's turns end without a draw; the next player owes 2 (or, when
     stacking, the attacked attacker's owed turns plus 2)."""
     stack = state.config.attack_stacking == "stack" and state.attacked
     start_turns(state, next_alive(state, seat), state.owed + 2 if stack else 2, True)
 
 
-def _skip(state: State, seat: int, target: int, rng: np.random.Generator) -> None:
+def _skip(state: State, seat: int, target: int, rng: Chance) -> None:
     settle_one(state)
 
 
-def _favor(state: State, seat: int, target: int, rng: np.random.Generator) -> None:
+def _favor(state: State, seat: int, target: int, rng: Chance) -> None:
     """The target gives a card of its choice (a blind target: a random one)."""
     if not state.sizes[target]:
         state.log.append(rec.event(target, rec.GIVE, seat, NONE, rec.NOTHING))
@@ -41,12 +40,12 @@ def _favor(state: State, seat: int, target: int, rng: np.random.Generator) -> No
         state.to_act = target
 
 
-def _shuffle(state: State, seat: int, target: int, rng: np.random.Generator) -> None:
+def _shuffle(state: State, seat: int, target: int, rng: Chance) -> None:
     rng.shuffle(state.deck)
     knowledge.deck_shuffled(state)
 
 
-def _see_the_future(state: State, seat: int, target: int, rng: np.random.Generator) -> None:
+def _see_the_future(state: State, seat: int, target: int, rng: Chance) -> None:
     saw(state, seat, SEE_THE_FUTURE_CARDS, rec.SAW)
 
 
@@ -61,6 +60,6 @@ EFFECTS: dict[int, Effect] = {
 }
 
 
-def resolve_single(state: State, card: int, target: int, rng: np.random.Generator) -> None:
+def resolve_single(state: State, card: int, target: int, rng: Chance) -> None:
     """Single ``card`` of the turn holder happens (its target or NOBODY)."""
     EFFECTS[card](state, state.turn_holder, target, rng)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.record import NONE
 from ek_env.engine import knowledge
 from ek_env.engine import record as rec
@@ -33,10 +32,10 @@ from ek_env.engine.state import State
 from ek_env.engine.turns import settle_one
 
 #: What a single card does: (state, the turn holder, the target or NOBODY, rng).
-Effect = Callable[[State, int, int, np.random.Generator], None]
+Effect = Callable[[State, int, int, Chance], None]
 
 
-def _catomic_bomb(state: State, seat: int, target: int, rng: np.random.Generator) -> None:
+def _catomic_bomb(state: State, seat: int, target: int, rng: Chance) -> None:
     """The draw pile is shuffled with every kitten on top, for all to see."""
     deck = state.deck
     kittens = deck.count(KITTEN)
@@ -48,31 +47,31 @@ def _catomic_bomb(state: State, seat: int, target: int, rng: np.random.Generator
     settle_one(state)
 
 
-def _super_skip(state: State, seat: int, target: int, rng: np.random.Generator) -> None:
+def _super_skip(state: State, seat: int, target: int, rng: Chance) -> None:
     """Every turn owed ends without a draw."""
     state.owed = 1
     settle_one(state)
 
 
-def _see_the_future_5x(state: State, seat: int, target: int, rng: np.random.Generator) -> None:
+def _see_the_future_5x(state: State, seat: int, target: int, rng: Chance) -> None:
     saw(state, seat, FUTURE_5X_CARDS, rec.SAW)
 
 
 def _alter_the_future_5x(state: State, seat: int, target: int,
-                         rng: np.random.Generator) -> None:
+                         rng: Chance) -> None:
     start_alter(state, seat)
 
 
 def _swap_top_and_bottom(state: State, seat: int, target: int,
-                         rng: np.random.Generator) -> None:
+                         rng: Chance) -> None:
     swap_ends(state)
 
 
-def _garbage_collection(state: State, seat: int, target: int, rng: np.random.Generator) -> None:
+def _garbage_collection(state: State, seat: int, target: int, rng: Chance) -> None:
     start_garbage(state, seat, rng)
 
 
-def _mark(state: State, seat: int, target: int, rng: np.random.Generator) -> None:
+def _mark(state: State, seat: int, target: int, rng: Chance) -> None:
     """A random card of the target's hand becomes marked (public)."""
     hand = state.hands[target]
     size = sum(hand)
@@ -89,7 +88,7 @@ def _mark(state: State, seat: int, target: int, rng: np.random.Generator) -> Non
     state.log.append(rec.event(seat, rec.MARK, target, kind, result))
 
 
-def _curse(state: State, seat: int, target: int, rng: np.random.Generator) -> None:
+def _curse(state: State, seat: int, target: int, rng: Chance) -> None:
     """The target goes blind."""
     if state.alive[target] and not state.blind[target]:
         state.blind[target] = True

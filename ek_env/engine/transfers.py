@@ -8,8 +8,7 @@ holder plays on afterwards, so no Nope window is waiting on these explosions.
 
 from __future__ import annotations
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.record import NONE
 from ek_env.engine import knowledge
 from ek_env.engine import record as rec
@@ -20,7 +19,7 @@ from ek_env.engine.state import PLAY, RESUME_PLAY, State
 
 
 def transfer(state: State, giver: int, receiver: int, card: int, random_copy: bool,
-             public: bool, rng: np.random.Generator, marked: bool | None = None,
+             public: bool, rng: Chance, marked: bool | None = None,
              what: int = rec.GIVE) -> None:
     """``card`` goes from ``giver`` to ``receiver`` (Favor, steal, three of a kind);
     ``marked`` as in :func:`~ek_env.engine.hands.remove_card`; ``what``: the record's code
@@ -65,7 +64,7 @@ def _record(state: State, giver: int, receiver: int, card: int, was_marked: bool
                                    1 << giver | 1 << receiver))
 
 
-def steal_random(state: State, target: int, thief: int, rng: np.random.Generator) -> None:
+def steal_random(state: State, target: int, thief: int, rng: Chance) -> None:
     """A random card of ``target``'s hand goes to ``thief``; both see which."""
     if not state.sizes[target]:
         state.log.append(rec.event(thief, rec.STEAL, target, NONE, rec.NOTHING))
@@ -74,7 +73,7 @@ def steal_random(state: State, target: int, thief: int, rng: np.random.Generator
              what=rec.STEAL)
 
 
-def give(state: State, card: int, rng: np.random.Generator, marked: bool = False) -> None:
+def give(state: State, card: int, rng: Chance, marked: bool = False) -> None:
     """Favor: the seat to act gives ``card`` (a marked copy if ``marked``) to the turn
     holder."""
     giver, receiver = state.to_act, state.turn_holder

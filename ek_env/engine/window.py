@@ -7,8 +7,7 @@ last; when a whole window passes, the play happens if the number of Nopes is eve
 
 from __future__ import annotations
 
-import numpy as np
-
+from cardgym.chance import Chance
 from ek_env.engine import knowledge
 from ek_env.engine import record as rec
 from ek_env.engine.cards import NOPE, STREAKING, TAKEABLE, TAKEABLE_STREAKING
@@ -20,7 +19,7 @@ from ek_env.engine.transfers import steal_random, transfer
 from ek_env.engine.turns import clear_pending, open_window
 
 
-def respond(state: State, nope: bool, rng: np.random.Generator) -> None:
+def respond(state: State, nope: bool, rng: Chance) -> None:
     """The seat asked in a Nope window Nopes or passes; after a full round of passes
     the pending play resolves if the number of Nopes is even."""
     seat = state.to_act
@@ -34,7 +33,7 @@ def respond(state: State, nope: bool, rng: np.random.Generator) -> None:
     passed(state, seat, rng)
 
 
-def passed(state: State, seat: int, rng: np.random.Generator) -> None:
+def passed(state: State, seat: int, rng: Chance) -> None:
     """``seat`` let the pending play (or the last Nope) stand: the next seat is asked,
     or the window closes after its last seat."""
     if seat != state.window_last:
@@ -43,14 +42,14 @@ def passed(state: State, seat: int, rng: np.random.Generator) -> None:
     resolve(state, rng)
 
 
-def resume_window(state: State, closes: bool, rng: np.random.Generator) -> None:
+def resume_window(state: State, closes: bool, rng: Chance) -> None:
     """After an explosion that interrupted a Nope window is settled: the play resolves
     if the window ``closes`` (what :func:`ek_env.engine.explosions.carry_on` reported)."""
     if closes:
         resolve(state, rng)
 
 
-def resolve(state: State, rng: np.random.Generator) -> None:
+def resolve(state: State, rng: Chance) -> None:
     """The Nope window closed: the turn holder plays on, and the pending play happens
     if the number of Nopes is even."""
     kind, card, target = state.pending_kind, state.pending_card, state.pending_target
@@ -72,7 +71,7 @@ def resolve(state: State, rng: np.random.Generator) -> None:
         _take_phase(state, seat)
 
 
-def _ask(state: State, seat: int, target: int, named: int, rng: np.random.Generator) -> None:
+def _ask(state: State, seat: int, target: int, named: int, rng: Chance) -> None:
     """Three of a kind: the target hands over the named card if it has one, in plain
     sight; a miss tells the table it has none."""
     if state.hands[target][named]:

@@ -24,8 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.errors import ScenarioError, shorten
 from ek_env.engine.cards import (
     CARD_NAMES,
@@ -54,7 +53,7 @@ __all__ = ["BASE_KEYS", "KEYS", "STREAKING_KEYS", "parse_card", "read_scenario"]
 
 
 def read_scenario(config: Config, scenario: Mapping[str, Any],
-                  rng: np.random.Generator) -> State:
+                  rng: Chance) -> State:
     """The state a scenario describes (see the module docstring); ``rng`` draws the
     turn holder only, when the scenario names none.
 
@@ -130,7 +129,7 @@ def _read_cards(state: State, scenario: Mapping[str, Any]) -> None:
         state.out_of_play[card] += 1
 
 
-def _read_seats(state: State, scenario: Mapping[str, Any], rng: np.random.Generator) -> None:
+def _read_seats(state: State, scenario: Mapping[str, Any], rng: Chance) -> None:
     """Eliminated seats, the turn holder and its turns, the winner."""
     n, form = state.num_players, position_format(state.config)
     eliminated = form.read(scenario, "eliminated", [])

@@ -61,7 +61,7 @@ def test_facing_a_bet_only_call_and_fold_are_legal() -> None:
 
 def test_the_game_is_registered_through_its_entry_point_and_fulfils_the_contract() -> None:
     assert find_game("kuhn_poker") is GAME
-    assert find_game("cardgym/kuhn_poker-v1") is GAME
+    assert find_game("cardgym/kuhn_poker-v2") is find_game("cardgym/kuhn_poker-v1") is GAME
     assert check_game(GAME) == []
 
 
@@ -137,7 +137,7 @@ def test_a_short_training_run_writes_a_policy_file(tmp_path: Path) -> None:
                  "--opponents", "random", "heuristic"]) == 0
     run = next(tmp_path.iterdir())
     card = json.loads((run / "model.json").read_text())
-    assert card["game"] == "cardgym/kuhn_poker-v1"
+    assert card["game"] == "cardgym/kuhn_poker-v2"
     assert (run / "model.safetensors").is_file()
     assert main(["eval", "kuhn_poker", "--agents", f"model:{run}", "random", "--games", "20",
                  "--workers", "1"]) == 0

@@ -47,6 +47,7 @@ class Engine(BatchedEngine):
         self._final_tie = 1 if config.final_tie == "draw" else 0
         # What the mask-only kernel call takes in place of observations (never written).
         self._no_obs = np.empty((1, self.obs_dim), np.float32)
+        self._play_rows, self._view_rows = self._kernel(play_rows), self._kernel(view_rows)
 
     def _deal(self, rows: NDArray[np.bool_]) -> None:
         self._play(rows.astype(np.int64), DEAL)
@@ -55,17 +56,17 @@ class Engine(BatchedEngine):
         self._play(actions, STEP_AUTORESET if autoreset else STEP)
 
     def _play(self, actions: NDArray[np.int64], mode: int) -> None:
-        play_rows(self.board, actions, mode, self.num_players, self.pile, self._reward,
+        self._play_rows(self.board, actions, mode, self.num_players, self.pile, self._reward,
                   self._final_tie, self.to_act, self.rewards, self.returns, self.lengths,
                   self.done, self.over, self.final_returns, self.final_lengths, self.chance,
                   self.rng)
 
     def _observe(self, seats: NDArray[np.int64], obs: NDArray[np.float32],
                  masks: NDArray[np.int8]) -> None:
-        view_rows(self.board, seats, self.num_players, True, obs, masks)
+        self._view_rows(self.board, seats, self.num_players, True, obs, masks)
 
     def _legal(self, masks: NDArray[np.int8]) -> None:
-        view_rows(self.board, self.to_act, self.num_players, False, self._no_obs, masks)
+        self._view_rows(self.board, self.to_act, self.num_players, False, self._no_obs, masks)
 
     def _export_rest(self, rows: dict[str, NDArray[Any]], state: State) -> None:
         export_record(rows["board"], state)

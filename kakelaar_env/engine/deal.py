@@ -2,7 +2,7 @@
 holder, round 1's row turned up (``rules.new_game`` also sets up any position a scenario
 describes).
 
-Randomness comes only from the ``np.random.Generator`` passed in.
+Randomness comes only from the ``Chance`` passed in.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
+from cardgym.chance import Chance
 from kakelaar_env.engine.cards import (
     CHICKEN_TYPES,
     HEN,
@@ -30,7 +31,7 @@ _ROBOT_DECK: Final = np.array([t for t in CHICKEN_TYPES for _ in range(NUM_COLOU
 _CHICKENS: Final = bytes(1 if t in CHICKEN_TYPES else 0 for t in range(NUM_TYPES))
 
 
-def shuffled_pile(config: Config, rng: np.random.Generator) -> list[int]:
+def shuffled_pile(config: Config, rng: Chance) -> list[int]:
     """The 36 worms and 9 mother hens, shuffled (top last)."""
     pile = _PILES.get(config.worm_counts)
     if pile is None:
@@ -40,7 +41,7 @@ def shuffled_pile(config: Config, rng: np.random.Generator) -> list[int]:
     return rng.permutation(pile).tolist()  # type: ignore[no-any-return]
 
 
-def new_game(config: Config, rng: np.random.Generator) -> State:
+def new_game(config: Config, rng: Chance) -> State:
     """A new game: chickens dealt, pile shuffled and trimmed, a random tractor holder,
     round 1's row turned up.
 
@@ -54,7 +55,7 @@ def new_game(config: Config, rng: np.random.Generator) -> State:
     return state
 
 
-def _deal(state: State, rng: np.random.Generator) -> None:
+def _deal(state: State, rng: Chance) -> None:
     """Chickens to every seat, the pile shuffled and trimmed, a random tractor holder."""
     config = state.config
     n = config.num_players

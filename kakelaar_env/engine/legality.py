@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Final, cast
 
-import numpy as np
-
 from cardgym.actions import actions_of
+from cardgym.chance import Chance
 from cardgym.errors import IllegalMoveError
 from kakelaar_env.engine.actions import (
     ACTION_SPECS,
@@ -81,7 +80,7 @@ def parallel_mask(state: State, seat: int) -> int:
     return 1 << (HEN_NONE_INDEX if state.phase == HEN_STAGE else PASS_INDEX)
 
 
-def apply_action(state: State, action: int, rng: np.random.Generator | None = None) -> None:
+def apply_action(state: State, action: int, rng: Chance | None = None) -> None:
     """Commit a legal action index of the seat to act (the fast path of the AEC env,
     the parallel env and the search; :func:`apply` is the checked one). Nothing after
     the deal is random: ``rng`` is taken for the layout's common signature and unused."""
@@ -105,7 +104,7 @@ def legal_moves(state: State) -> list[Move]:
     return [_MOVES[action] for action in actions_of(legal_action_mask(state))]
 
 
-def apply(state: State, move: Move, rng: np.random.Generator | None = None) -> None:
+def apply(state: State, move: Move, rng: Chance | None = None) -> None:
     """Commit a legal move of the seat to act, in place (``rng`` is unused: the game
     draws no randomness after setup; it is accepted for a uniform engine interface).
 

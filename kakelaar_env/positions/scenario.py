@@ -27,8 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.errors import ScenarioError, shorten
 from cardgym.position_format import PositionFormat
 from cardgym.record import Event
@@ -108,7 +107,7 @@ class Setup:
     log: list[Event] | None
 
 
-def load_scenario(config: Config, scenario: Mapping[str, Any], rng: np.random.Generator) -> State:
+def load_scenario(config: Config, scenario: Mapping[str, Any], rng: Chance) -> State:
     """A new state set up as ``scenario`` says (see the module docstring), drawing from
     ``rng`` only what the scenario leaves open.
 
@@ -234,7 +233,7 @@ def _circle(value: object) -> int:
     return int(value[0])
 
 
-def _deal(state: State, setup: Setup, rng: np.random.Generator) -> None:
+def _deal(state: State, setup: Setup, rng: Chance) -> None:
     """Fill in ``state``'s cards and tractor from a checked setup, dealing what it
     leaves open from ``rng`` (nothing when the scenario names everything)."""
     n = state.num_players
@@ -261,7 +260,7 @@ def _deal(state: State, setup: Setup, rng: np.random.Generator) -> None:
         state.tractor = (first + setup.round - 1) % n
 
 
-def _deal_robot(state: State, setup: Setup, rng: np.random.Generator) -> None:
+def _deal_robot(state: State, setup: Setup, rng: Chance) -> None:
     """The robot deck (its named top, the rest shuffled beneath), its revealed bids and
     the row cards it won."""
     robot_top, robot_size = setup.robot_top, setup.robot_size

@@ -44,22 +44,26 @@ class Engine(BatchedEngine):
 
     def _allocate(self) -> None:
         self.options = options_of(self.config)
+        # The kernels, serial in an engine of one row.
+        self._deal_kernel, self._step_kernel, self._legal_kernel, self._observe_kernel = map(
+            self._kernel, (kernels.deal, kernels.step, kernels.legal, kernels.observe))
 
     def _deal(self, rows: NDArray[np.bool_]) -> None:
-        kernels.deal(self.small, self.wide, self.options, rows, self.to_act, self.rewards,
-                     self.returns, self.lengths, self.done, self.over, self.rng, self.chance)
+        self._deal_kernel(self.small, self.wide, self.options, rows, self.to_act, self.rewards,
+                          self.returns, self.lengths, self.done, self.over, self.rng,
+                          self.chance)
 
     def _step(self, actions: NDArray[np.int64], autoreset: bool) -> None:
-        kernels.step(self.small, self.wide, self.options, actions, autoreset, self.to_act,
-                     self.rewards, self.returns, self.lengths, self.done, self.over,
-                     self.final_returns, self.final_lengths, self.rng, self.chance)
+        self._step_kernel(self.small, self.wide, self.options, actions, autoreset, self.to_act,
+                          self.rewards, self.returns, self.lengths, self.done, self.over,
+                          self.final_returns, self.final_lengths, self.rng, self.chance)
 
     def _observe(self, seats: NDArray[np.int64], obs: NDArray[np.float32],
                  masks: NDArray[np.int8]) -> None:
-        kernels.observe(self.small, self.wide, self.options, seats, obs, masks)
+        self._observe_kernel(self.small, self.wide, self.options, seats, obs, masks)
 
     def _legal(self, masks: NDArray[np.int8]) -> None:
-        kernels.legal(self.small, self.options, masks)
+        self._legal_kernel(self.small, self.options, masks)
 
     def _export_rest(self, rows: dict[str, NDArray[Any]], state: State) -> None:
         """The log: the public events ``recent_moves`` reads and the newest turn-start

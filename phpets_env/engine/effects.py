@@ -11,8 +11,7 @@ is the caller's, built from what the effect returns.
 
 from __future__ import annotations
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.record import NONE, TABLE
 from phpets_env.engine.cards import CARD_VALUES, COPIES, NUM_VALUES, Card
 from phpets_env.engine.events import (
@@ -131,7 +130,7 @@ def not_a_pet(state: State, actor: int) -> int:
     return NONE
 
 
-def jittery_juggler(state: State, actor: int, rng: np.random.Generator) -> None:
+def jittery_juggler(state: State, actor: int, rng: Chance) -> None:
     """Every unprotected player in the round returns their card; shuffle; deal anew."""
     n = state.num_players
     affected = [

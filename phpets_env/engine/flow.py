@@ -4,13 +4,12 @@ awarded, until a player holds enough tokens (docs/rules/power_hungry_pets.md).
 A turn begins with the draw of the seat to act (:func:`begin_turn`), or with the
 showdown when the pile is empty; what the player then plays is resolved by
 :mod:`phpets_env.engine.plays`, which hands the turn on through :func:`end_turn`.
-Randomness comes only from the ``np.random.Generator`` passed in.
+Randomness comes only from the ``Chance`` passed in.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.record import TABLE
 from phpets_env.engine.cards import CARD_VALUES, NUM_CARDS, NUM_VALUES, face_up_aside
 from phpets_env.engine.events import MATCH_WON, NEW_ROUND, ROUND_WON, TURN_DRAW_EVENTS, make_event
@@ -18,7 +17,7 @@ from phpets_env.engine.showdown import showdown
 from phpets_env.engine.state import MATCH_OVER, NO_CARD, PLAY, Config, State
 
 
-def new_game(config: Config, rng: np.random.Generator) -> State:
+def new_game(config: Config, rng: Chance) -> State:
     """A new match: tokens at zero, a random first player, round 1 dealt and started
     (``rules.new_game`` also sets up a scenario's position).
 
@@ -31,13 +30,13 @@ def new_game(config: Config, rng: np.random.Generator) -> State:
     return state
 
 
-def open_round(state: State, rng: np.random.Generator) -> None:
+def open_round(state: State, rng: Chance) -> None:
     """Log the new round of a state set up at its start and begin ``round_start``'s turn."""
     state.log.append(make_event(TABLE, NEW_ROUND, state.round_start))
     begin_turn(state, state.round_start, rng)
 
 
-def start_round(state: State, start: int, rng: np.random.Generator) -> None:
+def start_round(state: State, start: int, rng: Chance) -> None:
     """Deal a new round from a shuffled deck and begin the turn of ``start``."""
     n = state.num_players
     deck = rng.permutation(NUM_CARDS).tolist()
@@ -59,7 +58,7 @@ def start_round(state: State, start: int, rng: np.random.Generator) -> None:
     begin_turn(state, start, rng)
 
 
-def begin_turn(state: State, seat: int, rng: np.random.Generator) -> None:
+def begin_turn(state: State, seat: int, rng: Chance) -> None:
     """Start ``seat``'s turn: protection ends, then draw, or the showdown if the deck is empty."""
     state.to_act = seat
     state.protected[seat] = False
@@ -77,7 +76,7 @@ def begin_turn(state: State, seat: int, rng: np.random.Generator) -> None:
     state.log.append(TURN_DRAW_EVENTS[seat * NUM_VALUES + CARD_VALUES[card]])
 
 
-def end_turn(state: State, rng: np.random.Generator) -> None:
+def end_turn(state: State, rng: Chance) -> None:
     """End the turn of the seat to act: the round ends with one player left in it,
     else the next player in the round clockwise begins a turn."""
     n = state.num_players
@@ -94,7 +93,7 @@ def end_turn(state: State, rng: np.random.Generator) -> None:
     begin_turn(state, seat, rng)
 
 
-def end_round(state: State, winners: list[int], rng: np.random.Generator) -> None:
+def end_round(state: State, winners: list[int], rng: Chance) -> None:
     """Award tokens; end the match or deal the next round."""
     n = state.num_players
     start = state.round_start
@@ -132,7 +131,7 @@ def _award_tokens(state: State, ordered: list[int]) -> list[int]:
     return short
 
 
-def _next_start(state: State, ordered: list[int], rng: np.random.Generator) -> int:
+def _next_start(state: State, ordered: list[int], rng: Chance) -> int:
     """The start player of the next round, as the ``start_player`` option says."""
     rule = state.config.start_player
     if rule == "winner" and ordered:

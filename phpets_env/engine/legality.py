@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Final
 
-import numpy as np
-
 from cardgym.actions import actions_of
+from cardgym.chance import Chance
 from cardgym.errors import IllegalMoveError
 from phpets_env.engine.actions import (
     ACTION_SPECS,
@@ -111,7 +110,7 @@ def legal_action_mask(state: State) -> int:
     return 0
 
 
-def apply_action(state: State, action: int, rng: np.random.Generator) -> None:
+def apply_action(state: State, action: int, rng: Chance) -> None:
     """Apply a legal action index of the seat to act (the env's and the search's fast
     path: no legality check; :func:`apply` is the checked one)."""
     kind, card, offset, extra = ACTION_SPECS[action]
@@ -134,7 +133,7 @@ def legal_moves(state: State) -> list[Move]:
     return [action_to_move(state, action) for action in legal_action_indices(state)]
 
 
-def apply(state: State, move: Move, rng: np.random.Generator) -> None:
+def apply(state: State, move: Move, rng: Chance) -> None:
     """Apply a legal move of the seat to act, in place.
 
     Raises:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.record import NONE, TABLE, Event
 from phpets_env.engine import effects
 from phpets_env.engine.cards import CARD_VALUES, NO_TARGET, TARGET_KIND, Card
@@ -22,7 +21,7 @@ from phpets_env.engine.state import PLAY, State
 
 
 def play(
-    state: State, card: int, target: int | None, guess: int | None, rng: np.random.Generator
+    state: State, card: int, target: int | None, guess: int | None, rng: Chance
 ) -> None:
     """Play a card of value ``card`` from the hand of the seat to act (unchecked)."""
     actor = state.to_act
@@ -43,7 +42,7 @@ def play(
         end_turn(state, rng)
 
 
-def resolve_grave_digger(state: State, swap: bool, rng: np.random.Generator) -> None:
+def resolve_grave_digger(state: State, swap: bool, rng: Chance) -> None:
     """Finish a Grave Digger play: keep or swap with the set-aside card (unchecked)."""
     actor = state.to_act
     if swap:
@@ -54,7 +53,7 @@ def resolve_grave_digger(state: State, swap: bool, rng: np.random.Generator) -> 
     end_turn(state, rng)
 
 
-def resolve_mouse_trapper(state: State, depth: int, rng: np.random.Generator) -> None:
+def resolve_mouse_trapper(state: State, depth: int, rng: Chance) -> None:
     """Finish a Mouse Trapper play: put the card back at ``depth`` (unchecked)."""
     effects.place_card(state, depth)
     state.log.append(make_event(state.to_act, PLACE, NONE, NONE, NONE, depth, 1 << state.to_act))
@@ -83,62 +82,62 @@ _PLACEHOLDER: Event = make_event(TABLE, NONE)
 # The effect of each card, by value: (state, actor, target, guess, rng) -> the event
 # of the play. ``target`` is a seat for the cards that name one (never None here),
 # ``guess`` the value Crystal Bowl names.
-_Resolve = Callable[[State, int, int, int, np.random.Generator], Event]
+_Resolve = Callable[[State, int, int, int, Chance], Event]
 
 
 def _royal_robovac(state: State, actor: int, target: int, guess: int,
-                   rng: np.random.Generator) -> Event:
+                   rng: Chance) -> Event:
     return make_event(actor, PLAYED + Card.ROYAL_ROBOVAC)
 
 
 def _crystal_bowl(state: State, actor: int, target: int, guess: int,
-                  rng: np.random.Generator) -> Event:
+                  rng: Chance) -> Event:
     result = effects.crystal_bowl(state, target, guess)
     return make_event(actor, PLAYED + Card.CRYSTAL_BOWL, target, guess, result)
 
 
 def _mouse_trapper(state: State, actor: int, target: int, guess: int,
-                   rng: np.random.Generator) -> Event:
+                   rng: Chance) -> Event:
     return _looked_at(actor, Card.MOUSE_TRAPPER, effects.mouse_trapper(state, actor))
 
 
 def _battle_bunny(state: State, actor: int, target: int, guess: int,
-                  rng: np.random.Generator) -> Event:
+                  rng: Chance) -> Event:
     result = effects.battle_bunny(state, actor, target)
     return make_event(actor, PLAYED + Card.BATTLE_BUNNY, target, NONE, result)
 
 
 def _shell_shield(state: State, actor: int, target: int, guess: int,
-                  rng: np.random.Generator) -> Event:
+                  rng: Chance) -> Event:
     state.protected[actor] = True
     return make_event(actor, PLAYED + Card.SHELL_SHIELD)
 
 
 def _snake_sorcerer(state: State, actor: int, target: int, guess: int,
-                    rng: np.random.Generator) -> Event:
+                    rng: Chance) -> Event:
     shown = effects.snake_sorcerer(state, target)
     return make_event(actor, PLAYED + Card.SNAKE_SORCERER, target, shown)
 
 
 def _grave_digger(state: State, actor: int, target: int, guess: int,
-                  rng: np.random.Generator) -> Event:
+                  rng: Chance) -> Event:
     return _looked_at(actor, Card.GRAVE_DIGGER, effects.grave_digger(state, actor))
 
 
 def _jittery_juggler(state: State, actor: int, target: int, guess: int,
-                     rng: np.random.Generator) -> Event:
+                     rng: Chance) -> Event:
     effects.jittery_juggler(state, actor, rng)
     return make_event(actor, PLAYED + Card.JITTERY_JUGGLER)
 
 
 def _hermit_swap(state: State, actor: int, target: int, guess: int,
-                 rng: np.random.Generator) -> Event:
+                 rng: Chance) -> Event:
     effects.swap_hands(state, actor, target)
     return make_event(actor, PLAYED + Card.HERMIT_SWAP, target, NONE, SWAPPED)
 
 
 def _not_a_pet(state: State, actor: int, target: int, guess: int,
-               rng: np.random.Generator) -> Event:
+               rng: Chance) -> Event:
     holder = effects.not_a_pet(state, actor)
     if holder == NONE:
         return make_event(actor, PLAYED + Card.NOT_A_PET, NONE, NONE, NO_EFFECT)
@@ -146,7 +145,7 @@ def _not_a_pet(state: State, actor: int, target: int, guess: int,
 
 
 def _king_cat(state: State, actor: int, target: int, guess: int,
-              rng: np.random.Generator) -> Event:
+              rng: Chance) -> Event:
     effects.eliminate(state, actor)
     return make_event(actor, PLAYED + Card.KING_CAT)
 

@@ -16,8 +16,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.errors import ScenarioError
 from cardgym.position_format import (
     Cards,
@@ -277,7 +276,7 @@ def assign_ids(values: Sequence[int]) -> list[int]:
     return ids
 
 
-def _fill(setup: Setup, n: int, rng: np.random.Generator) -> dict[str, Any]:
+def _fill(setup: Setup, n: int, rng: Chance) -> dict[str, Any]:
     """Every place's card values, those the scenario leaves out dealt from the rest."""
     rest = list(CARD_VALUES)
     for value in named_cards(setup):
@@ -306,7 +305,7 @@ def _split(ids: list[int], layout: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def build(state: State, setup: Setup, rng: np.random.Generator) -> None:
+def build(state: State, setup: Setup, rng: Chance) -> None:
     """Set a new ``state`` up from a checked setup: the named cards where it puts them,
     the others dealt at random into the places left."""
     n = state.num_players

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from cardgym.chance import Chance
 from cardgym.errors import ScenarioError, shorten
 from cardgym.position_format import PositionFormat
 from cardgym.record import Event
@@ -60,7 +61,7 @@ KEYS = tuple(key.name for key in FORMAT)
 
 
 def load_scenario(config: Config, scenario: Mapping[str, Any],
-                  rng: np.random.Generator) -> State:
+                  rng: Chance) -> State:
     """The match a scenario describes: without ``to_act``, a round about to begin, whose
     start player then begins the first turn; with it, the position as it is, drawing
     nothing from ``rng`` for what it names.
@@ -75,7 +76,7 @@ def load_scenario(config: Config, scenario: Mapping[str, Any],
     return state
 
 
-def apply_scenario(state: State, scenario: Mapping[str, Any], rng: np.random.Generator) -> bool:
+def apply_scenario(state: State, scenario: Mapping[str, Any], rng: Chance) -> bool:
     """Set ``state`` (a new one) up as ``scenario`` says (see the module docstring).
 
     Returns whether the round begins now (no ``to_act``): the caller then logs the new

@@ -90,7 +90,7 @@ def test_a_forced_move_is_played_without_a_search_and_leaves_no_visits() -> None
 
 
 def test_a_batch_keeps_the_search_decisions_with_shares_and_the_seat_return() -> None:
-    result = play_batch(Batch("cardgym/karel_kakelaar-v1", 2, {}, f"ismcts:{QUICK_SEARCH}",
+    result = play_batch(Batch("cardgym/karel_kakelaar-v2", 2, {}, f"ismcts:{QUICK_SEARCH}",
                               ("heuristic", "random"), range(4), seed=9))
     samples = result.samples
     assert len(samples) > 0
@@ -103,7 +103,7 @@ def test_a_batch_keeps_the_search_decisions_with_shares_and_the_seat_return() ->
     # Returns are the seat's result in the game: a win or a loss (+1 / -1) in Kakelaar.
     assert set(np.unique(samples.returns)) <= {-1.0, 0.0, 1.0}
     assert 0 <= sum(result.wins) <= 4
-    again = play_batch(Batch("cardgym/karel_kakelaar-v1", 2, {}, f"ismcts:{QUICK_SEARCH}",
+    again = play_batch(Batch("cardgym/karel_kakelaar-v2", 2, {}, f"ismcts:{QUICK_SEARCH}",
                              ("heuristic", "random"), range(4), seed=9))
     assert np.array_equal(again.samples.visits, samples.visits)  # seeded: the same games
 

@@ -31,6 +31,7 @@ from agents.ismcts import IsmctsPolicy, IsmctsSettings, parse_settings
 from agents.options import make_env
 from agents.policy import SearchPolicy, decide
 from agents.specs import AgentSpecError, make_policy
+from cardgym.chance import copy_generator
 from cardgym.registration import find_game
 
 GAMES = ("power_hungry_pets", "exploding_kittens", "karel_kakelaar")
@@ -195,8 +196,7 @@ def _after_secret_choices(kit: Any, players: int, options: dict[str, Any], seed:
             for first in secret[:-1]:
                 after = []
                 for action in (first, secret[-1]):
-                    twin = np.random.default_rng()
-                    twin.bit_generator.state = env.np_random.bit_generator.state
+                    twin = copy_generator(env.np_random)
                     clone = state.clone()
                     engine.apply(clone, action, twin)
                     after.append(clone)
@@ -264,9 +264,7 @@ def test_the_adapter_applies_actions_as_the_env_does(game: str, options: dict[st
             legal = list(engine.legal_actions(state))
             assert legal == env.legal_actions()
             action = legal[int(rng.integers(len(legal)))]
-            env_rng_state = env.np_random.bit_generator.state
-            twin_rng = np.random.default_rng()
-            twin_rng.bit_generator.state = env_rng_state
+            twin_rng = copy_generator(env.np_random)
             engine.apply(state, action, twin_rng)
             env.step(action)
             assert state == env.game_state

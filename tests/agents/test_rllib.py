@@ -262,7 +262,7 @@ def test_a_checkpoint_is_refused_for_another_game(
 
     run = trained("power_hungry_pets")
     kittens = find_game("exploding_kittens")
-    with pytest.raises(CheckpointError, match="trained on cardgym/power_hungry_pets-v1"):
+    with pytest.raises(CheckpointError, match="trained on cardgym/power_hungry_pets-v2"):
         RllibPolicy.load(run, game=kittens, num_players=2, trust_pickle=True)
     bare = tmp_path / "shared"
     shutil.copytree(run / "checkpoint" / MODULES_DIR / "shared", bare)

@@ -121,7 +121,7 @@ def test_short_training_run_saves_a_model_that_reloads_and_plays_legally(tmp_pat
                            n_steps=256, batch_size=128, output=tmp_path, progress=False))
     assert path.is_file() and (tmp_path / "power_hungry_pets-2p-seed0" / "tb").is_dir()
     card = read_card(path)
-    assert card is not None and card["game"] == "cardgym/power_hungry_pets-v1"
+    assert card is not None and card["game"] == "cardgym/power_hungry_pets-v2"
     assert card["timesteps"] >= 1024 and 0 <= card["final_evaluation"]["win_rate_vs_random"] <= 1
     assert sorted(p.name for p in (path.parent / "checkpoints").glob("*.zip"))
     policy = ModelPolicy.load(path, game=find_game("power_hungry_pets"), num_players=2)

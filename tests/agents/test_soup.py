@@ -132,7 +132,7 @@ def test_weights_are_normalised() -> None:
     ({"net_arch": [16, 16]}, r"net_arch \[16, 16\] \(the first has \[16, 8\]\)"),
     ({"players": 3}, r"players 3 \(the first has 2\)"),
     ({"game": find_game("karel_kakelaar")},
-     r"game 'cardgym/karel_kakelaar-v1' \(the first has 'cardgym/power_hungry_pets-v1'\)"),
+     r"game 'cardgym/karel_kakelaar-v2' \(the first has 'cardgym/power_hungry_pets-v2'\)"),
 ])
 def test_ingredients_of_different_networks_or_tables_are_refused_and_nothing_is_written(
         tmp_path: Path, other: dict[str, Any], message: str) -> None:

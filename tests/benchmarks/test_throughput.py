@@ -168,7 +168,14 @@ def test_the_heap_is_unfrozen_when_a_measurement_fails() -> None:
 def test_each_game_has_env_raw_env_and_the_pettingzoo_chain() -> None:
     game, count = find_game("power_hungry_pets"), 2
     factories = game_factories(game, count)
-    assert list(factories) == [throughput.ENV, throughput.RAW, throughput.WRAPPED]
+    # With compiled rules (numba installed), env() plays on them and the Python
+    # engine's env is measured beside it.
+    assert list(factories) == [throughput.ENV, throughput.PYTHON, throughput.RAW,
+                               throughput.WRAPPED]
+    assert factories[throughput.ENV]().unwrapped.engine == "compiled"
+    assert factories[throughput.PYTHON]().unwrapped.engine == "python"
+    assert list(game_factories(find_game("exploding_kittens"), count)) == [
+        throughput.ENV, throughput.RAW, throughput.WRAPPED]
     raw = factories[throughput.RAW]()
     wrapped = factories[throughput.WRAPPED]()
     layers = []
@@ -197,7 +204,8 @@ def test_subjects_put_the_leduc_reference_last_when_it_is_there() -> None:
     without = throughput.build_subjects(args, None)
     assert labels(with_leduc) == labels(without) + [(throughput.LEDUC, 2, throughput.ENV)]
     assert labels(without) == [(name, count, variant) for variant in
-                               (throughput.ENV, throughput.RAW, throughput.WRAPPED)]
+                               (throughput.ENV, throughput.PYTHON, throughput.RAW,
+                                throughput.WRAPPED)]
     assert [s.reference for s in with_leduc] == [False] * len(without) + [True]
     assert len({s.seed for s in without}) == 1  # the variants play the same deals
 
@@ -222,27 +230,32 @@ def synthetic_report(with_leduc: bool) -> Report:
 
     measurements = [
         Measurement(subject("game", throughput.ENV),
-                    [Run(40_000, 1000, 1.0), Run(20_000, 500, 1.0), Run(30_000, 750, 1.0)]),
-        Measurement(subject("game", throughput.WRAPPED), [Run(10_000, 250, 1.0)]),
+                    [Run(40_000, 1000, 1.0, 38_000), Run(20_000, 500, 1.0, 19_000),
+                     Run(30_000, 750, 1.0, 28_500)]),
+        Measurement(subject("game", throughput.WRAPPED), [Run(10_000, 250, 1.0, 9_500)]),
     ]
     if with_leduc:
         measurements.append(Measurement(subject(throughput.LEDUC, throughput.ENV, True),
-                                        [Run(15_000, 3000, 1.0)]))
+                                        [Run(15_000, 3000, 1.0, 9_500)]))
     return Report(Args(seconds=1.0, rounds=3), measurements, with_leduc)
 
 
 def test_markdown_reports_median_rate_microseconds_and_ratio_to_leduc() -> None:
     text = throughput.format_markdown(synthetic_report(with_leduc=True))
-    assert "| env | players | variant | steps/s | µs/step | vs leduc env() |" in text
-    assert "| game | 2 | env() | 30,000 | 33.3 | 2.00x | 40,000 | 67% | 40.0 |" in text
-    assert "| leduc_holdem_v4 | 2 | env() | 15,000 | 66.7 | 1.00x | 15,000 | 0% | 5.0 |" in text
+    assert ("| env | players | variant | steps/s | µs/step | vs leduc env() | decisions/s | "
+            "decisions vs leduc |") in text
+    # Decisions: the median round's 28,500 against leduc's 9,500.
+    assert ("| game | 2 | env() | 30,000 | 33.3 | 2.00x | 28,500 | 3.00x | 40,000 | 67% | "
+            "40.0 |") in text
+    assert ("| leduc_holdem_v4 | 2 | env() | 15,000 | 66.7 | 1.00x | 9,500 | 1.00x | 15,000 | "
+            "0% | 5.0 |") in text
     assert "not installed" not in text
 
 
 def test_markdown_without_leduc_says_so_and_has_no_ratio_column() -> None:
     text = throughput.format_markdown(synthetic_report(with_leduc=False))
     assert "vs leduc" not in text
-    assert "| game | 2 | raw_env()+wrappers | 10,000 | 100.0 | 10,000 | 0% | 40.0 |" in text
+    assert "| game | 2 | raw_env()+wrappers | 10,000 | 100.0 | 9,500 | 10,000 | 0% | 40.0 |" in text
     assert "leduc_holdem_v4 is not installed" in text
 
 
@@ -268,7 +281,7 @@ def test_pettingzoo_comparison_envs_come_after_the_games_and_before_leduc() -> N
     args = Args(games=(short_name(game.env_id),), players=(count,))
     subjects = throughput.build_subjects(args, never_built, {"texas_holdem_v4": never_built,
                                                              "hanabi_v5": never_built})
-    assert [(s.env_name, s.num_players, s.reference) for s in subjects[3:]] == [
+    assert [(s.env_name, s.num_players, s.reference) for s in subjects[4:]] == [
         ("texas_holdem_v4", 2, False), ("hanabi_v5", 2, False), (throughput.LEDUC, 2, True)]
 
 

@@ -41,7 +41,7 @@ def test_eval_writes_a_record_of_every_game_and_each_replays(
     assert [f.name for f in files] == ["game-00000.json", "game-00001.json", "game-00002.json"]
     for number, path in enumerate(files):
         record = GameRecord.load(path)
-        assert record.env_id == "cardgym/karel_kakelaar-v1"
+        assert record.env_id == "cardgym/karel_kakelaar-v2"
         # Seats rotate game by game: game 1 has the heuristic at seat 1.
         assert record.players[number % 2] == "heuristic"
         assert main(["replay", str(path), "--check"]) == 0
@@ -112,7 +112,7 @@ def test_a_record_that_does_not_replay_exits_1_saying_where(
     path.write_text(json.dumps(data))
     capsys.readouterr()
     assert main(["replay", str(path), "--check"]) == 1
-    assert "move 3: 'bid:chicken_9' is not an action of cardgym/karel_kakelaar-v1" in (
+    assert "move 3: 'bid:chicken_9' is not an action of cardgym/karel_kakelaar-v2" in (
         capsys.readouterr().err)
     assert main(["replay", str(tmp_path / "absent.json")]) == 1
     assert "no such file" in capsys.readouterr().err
@@ -121,7 +121,7 @@ def test_a_record_that_does_not_replay_exits_1_saying_where(
 def test_play_refuses_a_position_of_another_game_or_table(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     env = positions.load({"format": "cardgym-position", "format_version": 1,
-                          "env_id": "cardgym/karel_kakelaar-v1", "num_players": 3,
+                          "env_id": "cardgym/karel_kakelaar-v2", "num_players": 3,
                           "options": {}, "scenario": {}})
     path = positions.save(env, tmp_path / "start.json")
     assert main(["play", "power_hungry_pets", "--position", str(path)]) == 2

@@ -32,7 +32,7 @@ def act(game: Any, name: str) -> None:
 
 
 def test_registered_id_builds_the_env_with_options() -> None:
-    game = pettingzoo.make("aec", "cardgym/exploding_kittens-v1", num_players=5, hand_size=4)
+    game = pettingzoo.make("aec", "cardgym/exploding_kittens-v2", num_players=5, hand_size=4)
     game.reset(seed=1)
     assert game.possible_agents == [f"player_{i}" for i in range(5)]
     sizes = OBSERVATION_SPEC.unpack(game.observe("player_0")["observation"])["hand_sizes"]

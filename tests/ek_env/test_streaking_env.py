@@ -12,20 +12,20 @@ from ek_env.encoding.encoding import BASE, STREAKING
 
 
 def test_the_registered_id_takes_the_expansion_keyword() -> None:
-    env = pettingzoo.make("aec", "cardgym/exploding_kittens-v1", num_players=3,
+    env = pettingzoo.make("aec", "cardgym/exploding_kittens-v2", num_players=3,
                           expansions=("streaking",), fast=True)
     env.reset(seed=4)
     obs, *_ = env.last()
     assert obs["observation"].shape == (STREAKING.obs_size,)
     assert obs["action_mask"].shape == (STREAKING.num_actions,)
     assert env.config.fast and env.config.streaking
-    plain = pettingzoo.make("aec", "cardgym/exploding_kittens-v1", num_players=3)
+    plain = pettingzoo.make("aec", "cardgym/exploding_kittens-v2", num_players=3)
     plain.reset(seed=4)
     assert plain.last()[0]["observation"].shape == (BASE.obs_size,)
 
 
 def test_a_single_name_is_taken_as_the_tuple() -> None:
-    env = pettingzoo.make("aec", "cardgym/exploding_kittens-v1", expansions="streaking")
+    env = pettingzoo.make("aec", "cardgym/exploding_kittens-v2", expansions="streaking")
     assert env.config.expansions == ("streaking",)
 
 
@@ -52,7 +52,7 @@ def test_whole_games_end_with_returns_matching_the_rewards() -> None:
     winner, -1 to each exploded player, 0 to everyone left after a dry deck."""
     rng = np.random.default_rng(0)
     for seed in range(40):
-        env = pettingzoo.make("aec", "cardgym/exploding_kittens-v1", num_players=2 + seed % 4,
+        env = pettingzoo.make("aec", "cardgym/exploding_kittens-v2", num_players=2 + seed % 4,
                               expansions=("streaking",))
         env.reset(seed=seed)
         totals = dict.fromkeys(env.possible_agents, 0.0)

@@ -100,8 +100,7 @@ def test_apply_refuses_an_illegal_move_naming_it_and_the_stage() -> None:
 def test_the_seat_to_act_is_the_one_asked_now() -> None:
     game = env(num_players=4)
     game.reset(seed=2)
-    state = game.game_state
-    while not rules.is_over(state):
+    while not rules.is_over(state := game.game_state):
         assert state.to_act == state.asked[state.cursor] == rules.to_act(state)
         assert game.agent_selection == f"player_{state.to_act}"
         game.step(game.legal_actions()[0])

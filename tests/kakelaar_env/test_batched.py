@@ -97,7 +97,7 @@ def test_every_state_of_reference_games_loads_and_exports_unchanged(num_players:
     that pass the invariants and read back as scenarios, every seat's observation
     and mask the reference's; the reference's resampled states load too."""
     engine = engine_of(num_players, 3)
-    env = make_env(num_players=num_players)
+    env = make_env(num_players=num_players, engine="python")
     rng = np.random.default_rng(num_players)
     for game in range(2):
         env.reset(seed=100 * num_players + game)
@@ -155,7 +155,7 @@ def test_scenario_positions_play_on_as_in_the_reference(num_players: int,
     row and play to the end as the reference does."""
     rng = np.random.default_rng(7)
     for trial in range(4):
-        env = make_env(num_players=num_players)
+        env = make_env(num_players=num_players, engine="python")
         env.reset(seed=trial, options={"scenario": scenario})
         engine = engine_of(num_players, 2)
         engine.reset(seed=trial)
@@ -165,7 +165,7 @@ def test_scenario_positions_play_on_as_in_the_reference(num_players: int,
 
 
 def test_a_finished_game_loads_as_over_with_nothing_to_do() -> None:
-    env = make_env(num_players=3)
+    env = make_env(num_players=3, engine="python")
     env.reset(seed=5)
     state = env.game_state
     while state is not None and state.phase != GAME_OVER:
@@ -212,7 +212,7 @@ def test_an_exported_state_plays_on_in_the_aec_env_as_the_row_does() -> None:
     for _ in range(5):  # into the game, past a few reveals
         engine.step(engine.random_actions(engine.legal_masks()), autoreset=False)
     for row in range(4):
-        env = make_env(num_players=2)
+        env = make_env(num_players=2, engine="python")
         env.reset(seed=row)
         env._replace_state(engine.export(row))
         play_along(engine, env, rng, row=row)

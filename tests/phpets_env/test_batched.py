@@ -2,7 +2,7 @@
 
 The differential check (``cardgym.testing.check_batched``) steps the reference AEC env
 beside each row with a stand-in for numpy's generator that draws the row's own
-SplitMix64 stream (:class:`~cardgym.testing.batched.RowGenerator`): ``rng.integers(n)``
+SplitMix64 stream (:class:`~cardgym.chance.GameRandom`): ``rng.integers(n)``
 and ``rng.permutation(k)`` as the kernels draw them (:mod:`cardgym.vector.random`). The
 engine draws as the reference does (``mirrored``), so both deal the same rounds,
 shuffle the same Jittery Juggler piles and pick the same start players, and every step
@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from cardgym.testing.batched import RowGenerator, check_batched
+from cardgym.chance import GameRandom
+from cardgym.testing.batched import check_batched
 from phpets_env import rules
 from phpets_env.encoding.encoding import ACTION_TABLE, encode, legal_action_mask
 from phpets_env.engine.state import MATCH_OVER, Config, State
@@ -68,7 +69,7 @@ def test_plays_the_reference_game_with_every_rule_option(num_players: int,
 def _seeded_states(num_players: int, options: Mapping[str, Any], seed: int,
                    limit: int = 400) -> list[State]:
     """Every state of a seeded reference match under random legal play."""
-    env = GAME.make_env(num_players=num_players, **options)
+    env = GAME.make_env(num_players=num_players, engine="python", **options)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     states = [env.game_state.clone()]
@@ -129,7 +130,7 @@ def test_a_loaded_state_plays_on_as_the_reference() -> None:
     for state in states:
         engine.load(0, state)
         action = int(np.flatnonzero(engine.legal_masks()[0])[-1])
-        draws = RowGenerator(engine.rng[0])
+        draws = GameRandom(int(engine.rng[0]))
         engine.step(np.array([action]), autoreset=False)
         reference = state.clone()
         GAME.layout(state.config).apply(reference, action, draws)  # type: ignore[arg-type]
@@ -142,10 +143,10 @@ def _step_both(state: State, action: int, **options: Any) -> Any:
     position; returns the engine."""
     engine = GAME.make_batched(1, state.num_players, **options)
     engine.load(0, state)
-    env = GAME.make_env(num_players=state.num_players, **options)
+    env = GAME.make_env(num_players=state.num_players, engine="python", **options)
     env.reset(seed=0)
     env._replace_state(state.clone())
-    env._np_random = RowGenerator(engine.rng[0])
+    env._np_random = GameRandom(int(engine.rng[0]))
     engine.step(np.array([action]), autoreset=False)
     env.step(action)
     rewards = [env.rewards[agent] for agent in env.possible_agents]

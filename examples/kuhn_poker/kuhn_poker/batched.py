@@ -144,22 +144,27 @@ class Engine(BatchedEngine):
         self.cards = np.zeros((n, NUM_CARDS), np.int8)
         self.moves = np.zeros((n, MAX_MOVES), np.int8)
         self.count = np.zeros(n, np.int8)
+        # The kernels, serial in an engine of one row.
+        self._deal_kernel, self._step_kernel, self._observe_kernel, self._legal_kernel = map(
+            self._kernel, (_deal, _step, _observe, _legal))
 
     def _deal(self, rows: NDArray[np.bool_]) -> None:
-        _deal(rows, self.cards, self.count, self.to_act, self.rng, self.chance, self.rewards,
-              self.returns, self.lengths, self.done, self.over)
+        self._deal_kernel(rows, self.cards, self.count, self.to_act, self.rng, self.chance,
+                          self.rewards, self.returns, self.lengths, self.done, self.over)
 
     def _step(self, actions: NDArray[np.int64], autoreset: bool) -> None:
-        _step(actions, autoreset, self.config.ante, self.cards, self.moves, self.count,
-              self.to_act, self.rng, self.chance, self.rewards, self.returns, self.lengths,
-              self.done, self.over, self.final_returns, self.final_lengths)
+        self._step_kernel(actions, autoreset, self.config.ante, self.cards, self.moves,
+                          self.count, self.to_act, self.rng, self.chance, self.rewards,
+                          self.returns, self.lengths, self.done, self.over, self.final_returns,
+                          self.final_lengths)
 
     def _observe(self, seats: NDArray[np.int64], obs: NDArray[np.float32],
                  masks: NDArray[np.int8]) -> None:
-        _observe(seats, obs, masks, self.cards, self.moves, self.count, self.to_act, self.over)
+        self._observe_kernel(seats, obs, masks, self.cards, self.moves, self.count, self.to_act,
+                             self.over)
 
     def _legal(self, masks: NDArray[np.int8]) -> None:
-        _legal(masks, self.moves, self.count, self.over)
+        self._legal_kernel(masks, self.moves, self.count, self.over)
 
     def export(self, i: int) -> State:
         state = State(self.config, [int(card) for card in self.cards[i]])

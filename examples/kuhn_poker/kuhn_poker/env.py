@@ -1,4 +1,4 @@
-"""Kuhn poker, a PettingZoo AEC environment (``cardgym/kuhn_poker-v1``).
+"""Kuhn poker, a PettingZoo AEC environment (``cardgym/kuhn_poker-v2``).
 
 The example game of cardgym's guide to adding a game (``docs/adding-a-game.md``).
 Two players ante, each gets one of three cards (Jack, Queen, King); seat 0 checks or
@@ -24,6 +24,8 @@ Arguments of ``env()`` / ``raw_env()``:
 | `render_mode` | `None`, `"ansi"`, `"human"` | `None` | `"ansi"`: `render()` returns the table as text; `"human"`: `reset()` and `step()` print it by themselves (as Gymnasium and PettingZoo envs do), and so does `render()` |
 | `render_seat` | seat, `None`, `"full"` | `None` | whose view `render()` shows |
 | `illegal_action` | `"raise"`, `"lose"` | `"raise"` | an illegal action raises, or loses the game |
+| `version` | `2`, `1` | `2` | the env version: 2 deals from the game's shared stream (`cardgym.chance`, the games the batched engine deals for a seed); 1 (deprecated) from numpy's PCG64 generator, as before |
+| `engine` | `"auto"`, `"compiled"`, `"python"` | `"auto"` | the rules the game is played by: the compiled ones (the batched engine's kernels, one row; the `vector` extra) or the Python engine; `auto` takes the compiled rules when numba is installed. Both play the same game, step for step; what the kernels do not keep (the record, positions, table views) comes from the Python engine when asked for |
 
 Rewards: at the end of the hand, the chips won (+) or lost (-): the ante after a
 fold, the ante plus one after a called bet, the ante after two checks.
@@ -54,7 +56,12 @@ Actions:
 | 3 | `fold` | give up the pot to the bettor |
 <!-- /action-table -->
 
-Version history: v1, the first version.
+Version history: v1, the first version. v2: the game's chance comes from one
+SplitMix64 stream (:mod:`cardgym.chance`), so that a seed deals the same game here,
+in the parallel env and in row 0 of the batched engine; actions and observations
+did not change (policies trained on v1 play v2). v1 stays registered
+(`version=1`, or `pettingzoo.make` with `-v1`) and deals from numpy's PCG64
+generator as before, with a deprecation warning.
 """
 
 from __future__ import annotations
@@ -74,16 +81,17 @@ class raw_env(CardGameEnv[State]):  # noqa: N801 (PettingZoo naming)
 
     game = GAME
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "kuhn_poker_v1",
+        "name": "kuhn_poker_v2",
         "render_modes": list(RENDER_MODES),
         "render_fps": RENDER_FPS,
         "is_parallelizable": False,
     }
 
     def __init__(self, num_players: int = 2, ante: int = 1, render_mode: str | None = None,
-                 render_seat: int | str | None = None, illegal_action: str = "raise") -> None:
+                 render_seat: int | str | None = None, illegal_action: str = "raise",
+                 version: int | None = None, engine: str = "auto") -> None:
         self.config = Config(num_players, ante)
-        super().__init__(num_players, render_mode, render_seat, illegal_action)
+        super().__init__(num_players, render_mode, render_seat, illegal_action, version, engine)
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from cardgym.chance import Chance
 from cardgym.game import Game, Layout
 from kuhn_poker import rules
 from kuhn_poker.encoding import ACTION_TABLE, OBSERVATION_SPEC, encode
@@ -15,7 +14,7 @@ from kuhn_poker.render import render
 from kuhn_poker.table import TABLE
 
 
-def _apply(state: rules.State, action: int, rng: np.random.Generator) -> None:
+def _apply(state: rules.State, action: int, rng: Chance) -> None:
     # Action i is move i; nothing after the deal is random.
     rules.apply_move(state, action)
 
@@ -32,7 +31,8 @@ GAME = Game(
     # identity
     name="kuhn_poker",
     title="Kuhn poker",
-    version=1,
+    version=2,
+    legacy_versions=(1,),
     player_counts=(2,),
     env_entry_point="kuhn_poker.env:env",
     # options

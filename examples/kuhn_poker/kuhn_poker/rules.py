@@ -17,6 +17,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from cardgym.chance import Chance
 from cardgym.config import check_choice, check_num_players
 from cardgym.errors import ScenarioError
 from cardgym.record import NONE, TABLE, Event
@@ -83,7 +84,7 @@ class State(SlotState):
         self.log = _deal_events(cards)
 
 
-def new_game(config: Config, rng: np.random.Generator,
+def new_game(config: Config, rng: Chance,
              scenario: Mapping[str, Any] | None = None) -> State:
     """A new hand, dealt from ``rng``, or set up as ``scenario`` says:
     ``{"cards": [card of seat 0, card of seat 1], "moves": ["check", "bet"]}``, cards
