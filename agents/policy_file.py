@@ -21,8 +21,9 @@ zip; it unpickles the zip, so it asks for ``trust_pickle=True``.
 
 from __future__ import annotations
 
+import math
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +49,12 @@ __all__ = [
     "MAX_HEADER_BYTES",
     "MAX_PARAMETERS",
     "PickleRefusedError",
+    "check_network_size",
     "convert_model",
     "describe_network",
     "expected_shapes",
     "load_network",
+    "network_size",
     "read_header",
     "resolve_model_path",
     "save_policy_file",
@@ -65,7 +68,8 @@ WEIGHTS_SUFFIX = ".safetensors"
 #: The activations a card may name, by the name of their ``torch.nn`` class.
 ACTIVATIONS = ("Tanh", "ReLU", "ELU", "LeakyReLU", "GELU", "SiLU", "Sigmoid")
 
-#: The largest network a policy file may hold (200 MB of float32).
+#: The largest network a policy file may hold (200 MB of float32), and so the largest
+#: a run trains (:func:`check_network_size`).
 MAX_PARAMETERS = 50_000_000
 
 #: The longest safetensors header read (the format's own limit is 100 MB).
@@ -225,6 +229,38 @@ def expected_shapes(section: Mapping[str, Any], observations: int,
     return shapes
 
 
+def network_size(net_arch: Sequence[int] | Mapping[str, Sequence[int]], observations: int,
+                 actions: int) -> int:
+    """The parameters of the network with hidden layers ``net_arch`` for ``observations``
+    inputs and ``actions`` actions (:func:`expected_shapes`), counted without building it,
+    in Python integers (no size overflows the count)."""
+    arch = ({key: list(layers) for key, layers in net_arch.items()}
+            if isinstance(net_arch, Mapping) else list(net_arch))
+    shapes = expected_shapes({"net_arch": arch}, observations, actions)
+    return sum(math.prod(shape) for shape in shapes.values())
+
+
+def check_network_size(net_arch: Sequence[int], observations: int, actions: int,
+                       what: str) -> None:
+    """Refuse hidden layers ``net_arch`` whose network would hold more than
+    :data:`MAX_PARAMETERS` parameters, the most a policy file loads, before anything is
+    built: a run trains no network that its own policy file could not hold.
+
+    Args:
+        what: the game the network plays, for the message (``"kuhn_poker at 2
+            players"``).
+
+    Raises:
+        ValueError: starting ``net_arch``, naming the size asked for and the limit.
+    """
+    parameters = network_size(net_arch, observations, actions)
+    if parameters > MAX_PARAMETERS:
+        raise ValueError(
+            f"net_arch {' '.join(map(str, net_arch))} makes a network of {parameters:,} "
+            f"parameters for {what} ({observations} observation values, {actions} actions); "
+            f"at most {MAX_PARAMETERS:,}, the most a policy file loads: use smaller layers")
+
+
 def read_header(weights: Path) -> dict[str, tuple[int, ...]]:
     """The name and shape of every tensor in a safetensors file, read from its header
     alone (nothing is allocated for the tensors).
@@ -272,7 +308,7 @@ def _check_sizes(section: Mapping[str, Any], weights: Path, observations: int,
     """Refuse a card whose network is larger than :data:`MAX_PARAMETERS`, or whose
     tensors are not the ones the file's header lists, before anything is built."""
     expected = expected_shapes(section, observations, actions)
-    parameters = sum(int(np.prod(shape, dtype=np.int64)) for shape in expected.values())
+    parameters = sum(math.prod(shape) for shape in expected.values())
     if parameters > MAX_PARAMETERS:
         raise ModelError(f"the card {card_path(weights)} describes a network of "
                          f"{parameters} parameters; at most {MAX_PARAMETERS} are loaded")

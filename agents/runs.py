@@ -11,6 +11,7 @@ folder unless it is told to (``overwrite``, ``--overwrite``), or continues it
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -140,7 +141,8 @@ def hold_lock(path: Path, in_use: Callable[[str], Exception],
     Raises:
         Exception: ``in_use(holder)`` when another process holds the lock, ``holder``
             saying who.
-        OutputError: the file cannot be made (``doing`` says what for).
+        OutputError: the file cannot be made (``doing`` says what for), or the holder
+            cannot be written into it (no room left); the message names the path.
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -150,15 +152,18 @@ def hold_lock(path: Path, in_use: Callable[[str], Exception],
     try:
         if not _lock(handle):
             raise in_use(_holder(handle))
-        handle.seek(0)
-        handle.truncate()
-        handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
-                                 "command": " ".join(sys.argv),
-                                 "started": time.strftime("%Y-%m-%d %H:%M:%S")}) + "\n")
-        handle.flush()
+        try:
+            handle.seek(0)
+            handle.truncate()
+            handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                     "command": " ".join(sys.argv),
+                                     "started": time.strftime("%Y-%m-%d %H:%M:%S")}) + "\n")
+            handle.flush()
+        except OSError as error:
+            raise os_problem(path, error) from None
         yield
     finally:
-        handle.close()  # closing the file releases the lock
+        _close(handle)  # closing the file releases the lock
 
 
 def remove_partial_files(folder: Path) -> list[Path]:
@@ -191,6 +196,15 @@ def _lock(handle: IO[str]) -> bool:
     except BlockingIOError:
         return False
     return True
+
+
+def _close(handle: IO[str]) -> None:
+    """Close the lock file, which releases the lock. A holder that could not be written
+    (a full disk) is still in the file's buffer, and closing tries to write it again:
+    that second failure is not reported, the first one was (and the file is closed,
+    its lock released, all the same)."""
+    with contextlib.suppress(OSError):
+        handle.close()
 
 
 def _holder(handle: IO[str]) -> str:

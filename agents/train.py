@@ -56,7 +56,7 @@ import numpy as np
 from agents.league import SELF, League, checkpoint_label
 from agents.options import bind_options
 from agents.policy import Policy
-from agents.policy_file import save_policy_file
+from agents.policy_file import check_network_size, save_policy_file
 from agents.resume import (
     RESUME_SETTINGS,
     checkpoint_files,
@@ -203,8 +203,10 @@ def check_budget(args: TrainArgs) -> None:
         ValueError: ``n_envs`` or ``vector`` beyond :data:`MAX_ENVS` /
             :data:`MAX_VECTOR`; ``timesteps`` not a whole number of steps of the
             ``envs`` games; ``batch_size`` larger than a rollout; a rollout whose
-            observations would take more than :data:`MAX_ROLLOUT_BYTES`. The message
-            says what is allowed.
+            observations would take more than :data:`MAX_ROLLOUT_BYTES`; a ``net_arch``
+            whose network would hold more parameters than a policy file loads
+            (:data:`agents.policy_file.MAX_PARAMETERS`). The message says what is
+            allowed.
     """
     if not 1 <= args.n_envs <= MAX_ENVS:
         raise ValueError(f"n_envs must be 1 to {MAX_ENVS}, got {args.n_envs}")
@@ -235,6 +237,8 @@ def check_budget(args: TrainArgs) -> None:
                          f"rollout would hold {rollout * per_step / 2**30:.1f} GiB of "
                          f"observations; at most {MAX_ROLLOUT_BYTES >> 30} GiB, that is "
                          f"{most} steps of this game: lower n_steps, n_envs or vector")
+    check_network_size(args.net_arch, layout.observation_spec.size, layout.num_actions,
+                       f"{short_name(args.game)} at {args.players} players")
 
 
 def start_network(args: TrainArgs) -> Any:

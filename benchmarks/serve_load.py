@@ -32,6 +32,20 @@ wave ends when the server holds no table. Reported, per wave and in all:
 
 Server and client share the machine. Nothing here asserts on timings: the figures are
 reported, in ``serve_load.md`` under ``--output`` (written atomically).
+
+The soak (``--soak MINUTES``) asks another question: does the server's memory level off
+over a long run of tables, or grow with every table? ::
+
+    nice -n 10 python -m benchmarks.serve_load --soak 30 --output benchmarks/results
+
+It starts the server as above (``--max-tables`` three times ``--tables``, so that
+finished tables also give their places to new ones) and keeps ``--tables`` places busy
+(default 4) for ``MINUTES``: each opens a bots-only table (``heuristic`` at every seat,
+the games and sizes mixed as above), watches it to its end over a spectator's websocket,
+fetches its final picture, and opens and views its record's replay, then opens the next. The
+server's resident set is sampled every ``--every`` seconds (default 60), with the tables
+finished so far. The figures go into the ``## Soak`` section of ``serve_load.md``, which
+a load run keeps (and the soak keeps the load run's figures).
 """
 
 from __future__ import annotations
@@ -58,8 +72,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["GAMES", "LoadReport", "LoadSettings", "WaveResult", "format_markdown", "main",
-           "measure", "rss_kb", "write_report"]
+__all__ = ["GAMES", "SOAK_HEADING", "LoadReport", "LoadSettings", "SoakReport", "SoakSample",
+           "SoakSettings", "WaveResult", "format_markdown", "format_soak", "main", "measure",
+           "rss_kb", "soak", "write_report", "write_soak"]
 
 #: The games mixed at the tables, table ``k`` playing ``GAMES[k % 3]``.
 GAMES = ("power_hungry_pets", "exploding_kittens", "karel_kakelaar")
@@ -69,6 +84,8 @@ PLAYERS = (2, 3, 4)
 REPORT = "serve_load.md"
 #: Rows of the memory timeline in the report at most.
 TIMELINE_ROWS = 40
+#: The soak's section of the report begins with this (and runs to the end of the file).
+SOAK_HEADING = "## Soak"
 
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -90,6 +107,65 @@ class LoadSettings:
     waves: int = 3
     idle: float = 3.0
     seed: int = 0
+
+
+@dataclass(frozen=True)
+class SoakSettings:
+    """What a soak does.
+
+    Attributes:
+        minutes: how long tables are opened (the last ones then play to their end).
+        tables: places kept busy, each one bots-only table after another.
+        every: seconds between two samples of the server's memory.
+        idle: the server's ``--idle``.
+        seed: seeds the deals.
+    """
+
+    minutes: float = 30.0
+    tables: int = 4
+    every: float = 60.0
+    idle: float = 3.0
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class SoakSample:
+    """The server at one moment of a soak."""
+
+    #: Seconds since the soak began.
+    seconds: float
+    #: Tables played to their end so far.
+    finished: int
+    #: Tables the server holds now (played and finished ones).
+    open_tables: int
+    #: The server's resident set, kB.
+    rss_kb: int
+
+
+@dataclass
+class SoakReport:
+    """A soak's figures."""
+
+    settings: SoakSettings
+    samples: list[SoakSample]
+    finished: int = 0
+    replays: int = 0
+    pictures: int = 0
+    #: Final pictures not drawn: the table was closed before they were asked for (idle
+    #: after a stall, or closed to make room).
+    pictures_missed: int = 0
+    #: Tables refused (503) at the first try: the server was full.
+    refused_tables: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    wall_seconds: float = 0.0
+    server_cpu_seconds: float = 0.0
+
+    def growth(self, first: SoakSample, last: SoakSample) -> tuple[float, float]:
+        """The server's growth from ``first`` to ``last``: MB, and KiB per table
+        finished meanwhile (0 when none was)."""
+        grown = last.rss_kb - first.rss_kb
+        tables = last.finished - first.finished
+        return grown / 1024, grown / tables if tables else 0.0
 
 
 @dataclass
@@ -201,14 +277,16 @@ def http_json(url: str, body: Any = None, timeout: float = 60.0) -> tuple[int, A
         return int(error.code), json.loads(text) if text else None
 
 
-def start_server(records: Path, port: int, settings: LoadSettings,
-                 log: Path) -> subprocess.Popen[bytes]:
-    """``cardgym serve`` on ``port``, its output into ``log``."""
+def start_server(records: Path, port: int, log: Path, *, idle: float, max_tables: int,
+                 connections: int) -> subprocess.Popen[bytes]:
+    """``cardgym serve`` on ``port`` (bots without a pause, at most ``max_tables``
+    tables, ``connections`` websockets in all and from this client), its output into
+    ``log``."""
     command = [sys.executable, "-m", "cardgym_cli", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--bot-delay", "0", "--records", str(records),
-               "--idle", f"{settings.idle:g}",
-               # Finished tables stay open until idle: room for them beside the played.
-               "--max-tables", str(max(64, settings.tables * 20))]
+               "--idle", f"{idle:g}", "--max-tables", str(max_tables),
+               "--max-connections", str(connections),
+               "--max-connections-per-client", str(connections)]
     with open(log, "wb") as output:
         return subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
 
@@ -443,13 +521,169 @@ def measure(settings: LoadSettings) -> LoadReport:
         port = free_port()
         log = Path(folder) / "serve.log"
         started = time.monotonic()
-        process = start_server(Path(folder) / "records", port, settings, log)
+        # Finished tables stay open until idle: room for them beside the played.
+        process = start_server(Path(folder) / "records", port, log, idle=settings.idle,
+                               max_tables=max(64, settings.tables * 20),
+                               connections=max(256, settings.tables * 2))
         try:
             wait_until_up(process, f"http://127.0.0.1:{port}", log)
             startup = time.monotonic() - started
             return asyncio.run(_measure(settings, port, process.pid, startup))
         finally:
             stop_server(process)
+
+
+# -------------------------------------------------------------------- the soak
+
+
+class Soak:
+    """The soak's client: its places, the samples and the counts."""
+
+    def __init__(self, settings: SoakSettings, port: int, pid: int) -> None:
+        self.settings = settings
+        self.port = port
+        self.pid = pid
+        self.base = f"http://127.0.0.1:{port}"
+        self.start = time.monotonic()
+        self.report = SoakReport(settings, [])
+
+    async def sample(self) -> None:
+        """The server's memory and tables now, as one more sample."""
+        status, answer = await asyncio.to_thread(http_json, f"{self.base}/api/tables")
+        rss = rss_kb(self.pid)
+        if rss is not None:
+            self.report.samples.append(SoakSample(
+                time.monotonic() - self.start, self.report.finished,
+                len(answer["tables"]) if status == 200 else 0, rss))
+
+    async def sample_every(self) -> None:
+        """A sample every :attr:`SoakSettings.every` seconds, on the soak's clock."""
+        number = 0
+        while True:
+            number += 1
+            await asyncio.sleep(max(self.start + number * self.settings.every
+                                    - time.monotonic(), 0.0))
+            await self.sample()
+
+    async def place(self, index: int, deadline: float) -> None:
+        """Bots-only tables, one after another, until ``deadline``."""
+        rng = np.random.default_rng([self.settings.seed, index])
+        number = index
+        while time.monotonic() < deadline:
+            game = GAMES[number % len(GAMES)]
+            players = PLAYERS[(number // len(GAMES)) % len(PLAYERS)]
+            number += self.settings.tables
+            body = {"game": game, "players": players, "seats": ["heuristic"] * players,
+                    "seed": int(rng.integers(2**62))}
+            status, answer = await asyncio.to_thread(http_json, f"{self.base}/api/tables",
+                                                     body)
+            if status == 503:                      # full: try again soon
+                self.report.refused_tables += 1
+                await asyncio.sleep(0.5)
+                continue
+            if status != 201:
+                raise RuntimeError(f"POST /api/tables {body} answered {status}: {answer}")
+            await self.watch(answer["table"])
+
+    async def watch(self, table_id: str) -> None:
+        """One table as a spectator's page sees it, to its end; then its picture and its
+        record's replay."""
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+        from websockets.typing import Origin
+
+        report = self.report
+        record = None
+        try:
+            async with connect(f"ws://127.0.0.1:{self.port}/ws/tables/{table_id}",
+                               origin=Origin(self.base), proxy=None, ping_interval=None,
+                               open_timeout=60) as websocket:
+                await websocket.send(json.dumps({"type": "join", "seat": None}))
+                async for raw in websocket:
+                    message = json.loads(raw)
+                    if message["type"] != "view":
+                        report.errors[message.get("code", message["type"])] += 1
+                        break
+                    if message["view"]["over"] and message["record"]:
+                        record = message["record"]
+                        break
+        except (ConnectionClosed, OSError):
+            report.errors["connection lost"] += 1
+        if record is None:
+            return
+        report.finished += 1
+        picture = await asyncio.to_thread(http_status,
+                                          f"{self.base}/api/tables/{table_id}/picture")
+        if picture == 200:
+            report.pictures += 1
+        elif picture == 404:
+            report.pictures_missed += 1
+        else:
+            report.errors[f"picture {picture}"] += 1
+        status, answer = await asyncio.to_thread(http_json, f"{self.base}/api/replays",
+                                                 {"record": record})
+        if status != 201:
+            report.errors[f"replay {status}"] += 1
+            return
+        status, view = await asyncio.to_thread(
+            http_json, f"{self.base}/api/replays/{answer['replay']}?seat=full")
+        if status == 200:
+            status, _ = await asyncio.to_thread(
+                http_json, f"{self.base}/api/replays/{answer['replay']}?step={view['moves']}"
+                           "&seat=full")
+        if status == 200:
+            report.replays += 1
+        else:
+            report.errors[f"replay view {status}"] += 1
+
+
+async def _soak(settings: SoakSettings, port: int, pid: int) -> SoakReport:
+    run = Soak(settings, port, pid)
+    server_cpu = cpu_seconds(pid) or 0.0
+    await asyncio.sleep(1.0)                       # let the server settle
+    run.start = time.monotonic()
+    await run.sample()                             # minute 0: before any table
+    sampler = asyncio.create_task(run.sample_every())
+    try:
+        await asyncio.gather(*(run.place(index, run.start + settings.minutes * 60)
+                               for index in range(settings.tables)))
+    finally:
+        sampler.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sampler
+    await run.sample()                             # the end
+    run.report.wall_seconds = time.monotonic() - run.start
+    run.report.server_cpu_seconds = (cpu_seconds(pid) or 0.0) - server_cpu
+    return run.report
+
+
+def soak(settings: SoakSettings) -> SoakReport:
+    """Start a server, keep it busy with bots-only tables for the soak's minutes while
+    sampling its memory, stop it: the figures."""
+    with tempfile.TemporaryDirectory(prefix="serve_soak-") as folder:
+        port = free_port()
+        log = Path(folder) / "serve.log"
+        # Room for the places' tables and twice as many finished ones: the one closed
+        # to make room finished long before (its place has moved on).
+        process = start_server(Path(folder) / "records", port, log, idle=settings.idle,
+                               max_tables=settings.tables * 3,
+                               connections=max(256, settings.tables * 2))
+        try:
+            wait_until_up(process, f"http://127.0.0.1:{port}", log)
+            return asyncio.run(_soak(settings, port, process.pid))
+        finally:
+            stop_server(process)
+
+
+def http_status(url: str, timeout: float = 60.0) -> int:
+    """GET ``url`` and read its body: the status."""
+    try:
+        with _OPENER.open(url, timeout=timeout) as response:
+            response.read()
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        error.read()
+        return int(error.code)
 
 
 # ------------------------------------------------------------------ the report
@@ -551,40 +785,142 @@ def format_markdown(report: LoadReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_report(report: LoadReport, output: Path) -> Path:
-    """Write ``serve_load.md`` into ``output`` atomically; its path."""
-    output.mkdir(parents=True, exist_ok=True)
-    target = output / REPORT
-    partial = output / f".{REPORT}.{os.getpid()}.partial"
+def format_soak(report: SoakReport) -> str:
+    """The soak's section of ``serve_load.md``: the settings and a row per sample."""
+    settings = report.settings
+    samples = report.samples
+    lines = [
+        f"{SOAK_HEADING}: bots-only tables for {settings.minutes:g} minutes", "",
+        f"`python -m benchmarks.serve_load --soak {settings.minutes:g} --tables "
+        f"{settings.tables}` (benchmarks/serve_load.py): does the server's memory level "
+        "off over a long run of tables? One `cardgym serve --bot-delay 0 --idle "
+        f"{settings.idle:g} --max-tables {settings.tables * 3}` (finished tables give "
+        f"their places to new ones) and one client: {settings.tables} places, each "
+        "opening a bots-only table after another (`heuristic` at every seat, the games "
+        "and sizes mixed as above), watching it to its end over a spectator's websocket, "
+        "fetching its final picture, and opening and viewing its record's replay. The "
+        f"server's resident set (`VmRSS`) sampled every {settings.every:g} s; "
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()}, shared with other "
+        "work. Figures are reported, never asserted.", "",
+        "| minute | tables finished | open tables | server RSS (MB) | since the first "
+        "sample (MB) | per table since the sample before (KiB) |",
+        "|---|---|---|---|---|---|"]
+    for before, sample in zip([None, *samples[:-1]], samples, strict=True):
+        per_table = "" if before is None else (
+            f"{report.growth(before, sample)[1]:.1f}" if sample.finished > before.finished
+            else "-")
+        lines.append(f"| {sample.seconds / 60:.1f} | {sample.finished:,} | "
+                     f"{sample.open_tables} | {_mb(sample.rss_kb)} | "
+                     f"{(sample.rss_kb - samples[0].rss_kb) / 1024:+.1f} | {per_table} |")
+    errors = ", ".join(f"{code} {count}" for code, count in sorted(report.errors.items()))
+    lines.append("")
+    if len(samples) >= 3:
+        first, middle, last = samples[0], samples[len(samples) // 2], samples[-1]
+        whole, half_one, half_two = (report.growth(first, last),
+                                     report.growth(first, middle),
+                                     report.growth(middle, last))
+        minutes = report.wall_seconds / 60
+        lines.append(
+            f"{report.finished:,} tables in {minutes:.1f} minutes "
+            f"({report.finished / minutes if minutes else 0:,.0f} a minute); "
+            f"{report.pictures:,} final pictures drawn ({report.pictures_missed} not, "
+            f"their tables closed first), {report.replays:,} replays opened and viewed. "
+            f"Server memory (RSS): {_mb(first.rss_kb)} MB before any table, "
+            f"{_mb(last.rss_kb)} MB at the end ({whole[0]:+.1f} MB, {whole[1]:.1f} KiB a "
+            f"table); in the first half of the samples {half_one[0]:+.1f} MB "
+            f"({half_one[1]:.1f} KiB a table), in the second half {half_two[0]:+.1f} MB "
+            f"({half_two[1]:.1f} KiB a table). The server used "
+            f"{report.server_cpu_seconds:.0f} s of CPU. Tables refused (503) and tried "
+            f"again: {report.refused_tables}; errors: {errors or 0}.")
+    return "\n".join(lines) + "\n"
+
+
+def _sections(path: Path) -> tuple[str, str]:
+    """``serve_load.md`` at ``path`` cut in two: the load run's part and the soak's
+    section (empty strings for a missing file or part)."""
+    if not path.is_file():
+        return "", ""
+    text = path.read_text(encoding="utf-8")
+    at = text.find(f"\n{SOAK_HEADING}")
+    if text.startswith(SOAK_HEADING):
+        return "", text
+    if at < 0:
+        return text, ""
+    return text[:at + 1], text[at + 1:]
+
+
+def _write_atomically(target: Path, text: str) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.parent / f".{target.name}.{os.getpid()}.partial"
     try:
-        partial.write_text(format_markdown(report), encoding="utf-8")
+        partial.write_text(text, encoding="utf-8")
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
     return target
 
 
+def write_report(report: LoadReport, output: Path) -> Path:
+    """Write ``serve_load.md`` into ``output`` atomically, keeping the soak's section
+    of the file there; its path."""
+    target = output / REPORT
+    _, soaked = _sections(target)
+    return _write_atomically(target, format_markdown(report) + ("\n" + soaked if soaked else ""))
+
+
+def write_soak(report: SoakReport, output: Path) -> Path:
+    """Write the soak's section into ``serve_load.md`` under ``output`` atomically,
+    replacing the one there and keeping the load run's figures; its path."""
+    target = output / REPORT
+    loaded, _ = _sections(target)
+    return _write_atomically(target, (loaded.rstrip("\n") + "\n\n" if loaded else "")
+                             + format_soak(report))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.serve_load",
                                      description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", type=int, default=50, help="tables at once (default 50)")
-    parser.add_argument("--seconds", type=float, default=60.0,
-                        help="seconds of play in all (default 60)")
-    parser.add_argument("--waves", type=int, default=3,
+    parser.add_argument("--tables", type=int, default=None,
+                        help="tables at once (default 50; with --soak, 4)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="seconds of play in all (default 60; not with --soak)")
+    parser.add_argument("--waves", type=int, default=None,
                         help="waves the play is cut into; each ends with every table "
-                             "finished and closed (default 3)")
+                             "finished and closed (default 3; not with --soak)")
     parser.add_argument("--idle", type=float, default=3.0,
                         help="the server's --idle: finished tables close after this many "
                              "seconds (default 3)")
+    parser.add_argument("--soak", type=float, default=None, metavar="MINUTES",
+                        help="instead of the load run, soak the server with bots-only "
+                             "tables for this many minutes, sampling its memory")
+    parser.add_argument("--every", type=float, default=60.0, metavar="SECONDS",
+                        help="with --soak: seconds between two samples of the server's "
+                             "memory (default 60)")
     parser.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     parser.add_argument("--output", type=Path, default=None,
-                        help=f"write {REPORT} into this folder")
+                        help=f"write {REPORT} into this folder (a soak writes its section "
+                             "of it)")
     args = parser.parse_args(argv)
-    if args.tables < 1 or args.waves < 1 or not args.seconds > 0 or not args.idle > 0:
+    if args.soak is not None:
+        if args.seconds is not None or args.waves is not None:
+            parser.error("--seconds and --waves are the load run's; a soak runs --soak "
+                         "MINUTES")
+        tables = 4 if args.tables is None else args.tables
+        if tables < 1 or not args.soak > 0 or not args.every > 0 or not args.idle > 0:
+            parser.error("--tables must be >= 1, --soak, --every and --idle > 0")
+        soaked = soak(SoakSettings(args.soak, tables, args.every, args.idle, args.seed))
+        print(format_soak(soaked))
+        if args.output is not None:
+            print(f"wrote {write_soak(soaked, args.output)}")
+        return 0
+    given = {"tables": args.tables, "seconds": args.seconds, "waves": args.waves}
+    settings = LoadSettings(**{name: value for name, value in given.items()
+                               if value is not None}, idle=args.idle, seed=args.seed)
+    if settings.tables < 1 or settings.waves < 1 or not settings.seconds > 0 \
+            or not settings.idle > 0:
         parser.error("--tables and --waves must be >= 1, --seconds and --idle > 0")
-    report = measure(LoadSettings(args.tables, args.seconds, args.waves, args.idle,
-                                  args.seed))
+    report = measure(settings)
     text = format_markdown(report)
     print(text)
     if args.output is not None:

@@ -8,8 +8,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from cardgym.chance import Chance
-from cardgym.errors import OptionError, ScenarioError
+from cardgym.errors import OptionError, ScenarioError, shorten
 from cardgym.game import Game
+from cardgym.scenario import check_depth
 
 StateT = TypeVar("StateT")
 
@@ -74,25 +75,31 @@ def scenario_of(options: object, env_name: str) -> dict[str, Any] | None:
 
     Raises:
         OptionError: ``options`` is neither ``None`` nor a dict.
+        ScenarioError: the scenario is nested too deeply
+            (:func:`cardgym.scenario.check_depth`; the games' readers check the rest).
     """
     if options is None:
         return None
     if not isinstance(options, dict):
         raise OptionError(
             f"reset(options=...) takes a dict or None, got {type(options).__name__} "
-            f"{options!r}; the only key is 'scenario': reset(options={{'scenario': {{...}}}})"
+            f"{shorten(options)}; the only key is 'scenario': "
+            "reset(options={'scenario': {...}})"
         )
     unknown = [key for key in options if key != "scenario"
                and not (key == _PROBE_KEY and not isinstance(options[key], dict))]
     if unknown:
         game = env_name.rsplit("_v", 1)[0]
         warnings.warn(
-            f"reset options {sorted(map(repr, unknown))} are not used by {env_name}: the only "
-            "key is 'scenario', a position to start from (reset(options={'scenario': {...}}); "
-            f"see cardgym docs {game})",
+            f"reset options {sorted(map(shorten, unknown))} are not used by {env_name}: the "
+            "only key is 'scenario', a position to start from (reset(options={'scenario': "
+            f"{{...}}}}); see cardgym docs {game})",
             stacklevel=3,
         )
-    return options.get("scenario")
+    scenario = options.get("scenario")
+    if scenario is not None:
+        check_depth(scenario)
+    return scenario
 
 
 def _summarise(names: list[str], limit: int = 12) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -29,6 +30,9 @@ __all__ = ["OutputError", "atomic_output", "atomic_save", "atomic_write", "check
            "check_output_folder", "file_digests", "os_problem", "partial_name"]
 
 _CHUNK = 1 << 20
+
+#: How a Rust writer words the system's error: ``(os error 28)`` or ``Os { code: 28``.
+_RUST_OS_ERROR = re.compile(r"\(os error (\d+)\)|\bOs \{ code: (\d+)")
 
 
 class OutputError(CardgymError, OSError):
@@ -40,6 +44,27 @@ def os_problem(path: str | Path, error: OSError, doing: str = "write") -> Output
     """``error`` as one line naming ``path`` and the cause."""
     cause = error.strerror or str(error) or type(error).__name__
     return OutputError(f"cannot {doing} {path}: {cause}")
+
+
+def _os_error_within(error: BaseException) -> OSError | None:
+    """The operating system's error that a writer reported inside its own exception,
+    or ``None``.
+
+    Writers written in Rust (safetensors' ``SafetensorError``) do not raise
+    ``OSError``: they put the system's error into their message, as ``... (os error
+    28)`` (Rust's ``std::io::Error``) or ``Os { code: 28, ... }`` (its debug form, in
+    older versions). A full disk there is still a full disk, and gets the same one
+    line as any other writer's.
+    """
+    if isinstance(error, OSError):
+        return error
+    if not isinstance(error, Exception):
+        return None  # an interruption, an exit: never a file's fault
+    found = _RUST_OS_ERROR.search(str(error))
+    if found is None:
+        return None
+    code = int(found.group(1) or found.group(2))
+    return OSError(code, os.strerror(code))
 
 
 def partial_name(target: Path) -> Path:
@@ -56,8 +81,9 @@ def atomic_output(path: str | Path, make_parents: bool = True) -> Iterator[Path]
 
     Raises:
         OutputError: the folder cannot be made, or the file cannot be written or
-            renamed (no room, no permission, a folder in its place); the message names
-            ``path``.
+            renamed (no room, no permission, a folder in its place), whether the
+            writer raised ``OSError`` or carried the system's error in its own
+            exception (safetensors); the message names ``path``.
     """
     target = Path(path)
     try:
@@ -77,8 +103,11 @@ def atomic_output(path: str | Path, make_parents: bool = True) -> Iterator[Path]
         if isinstance(error, OutputError):
             raise
         raise os_problem(target, error) from None
-    except BaseException:
+    except BaseException as error:
         partial.unlink(missing_ok=True)
+        within = _os_error_within(error)
+        if within is not None:
+            raise os_problem(target, within) from None
         raise
 
 

@@ -10,13 +10,14 @@ from typing import Any, TypeGuard, TypeVar
 
 import numpy as np
 
+from cardgym.documents import MAX_DEPTH
 from cardgym.errors import ScenarioError, shorten
 from cardgym.record import NONE
 
 T = TypeVar("T")
 
-__all__ = ["is_list", "read_card", "read_cards", "read_flag", "read_int", "read_mapping",
-           "read_name", "read_per_seat", "read_seat", "read_seats"]
+__all__ = ["check_depth", "is_list", "read_card", "read_cards", "read_flag", "read_int",
+           "read_mapping", "read_name", "read_per_seat", "read_seat", "read_seats"]
 
 
 def is_list(value: object) -> TypeGuard[Sequence[Any]]:
@@ -24,6 +25,39 @@ def is_list(value: object) -> TypeGuard[Sequence[Any]]:
     or a mapping."""
     return (isinstance(value, (Sequence, np.ndarray))
             and not isinstance(value, (str, bytes, Mapping)))
+
+
+def check_depth(scenario: object) -> None:
+    """Refuse a scenario with lists and mappings nested deeper than
+    :data:`~cardgym.documents.MAX_DEPTH` levels (the scenario itself the first), before
+    any reader walks it or puts it in a message: no game's scenario comes near (a
+    position file's is at most as deep), and one nested thousands deep would end in a
+    ``RecursionError``. Walked without recursion, so the check itself cannot overflow.
+
+    Raises:
+        ScenarioError: naming the key whose value is too deep and the limit.
+    """
+    if isinstance(scenario, Mapping):
+        tops: list[tuple[object, object]] = list(scenario.items())
+        depth = 2
+    else:
+        tops, depth = [(None, scenario)], 1
+    for key, top in tops:
+        stack = [(top, depth)]
+        while stack:
+            item, level = stack.pop()
+            if isinstance(item, Mapping):
+                children: Any = item.values()
+            elif is_list(item) and not (isinstance(item, np.ndarray) and item.dtype != object):
+                children = item
+            else:
+                continue
+            if level > MAX_DEPTH:
+                where = "the scenario" if key is None else f"the scenario's {shorten(key)}"
+                raise ScenarioError(f"{where} is nested too deeply: a scenario holds at most "
+                                    f"{MAX_DEPTH} levels of lists and mappings, itself the "
+                                    "first")
+            stack.extend((child, level + 1) for child in children)
 
 
 def read_int(value: object, where: str, low: int, high: int) -> int:

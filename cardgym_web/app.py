@@ -27,6 +27,13 @@ Websocket messages, browser to server (JSON objects, at most
 and server to browser: ``view`` (:meth:`cardgym_web.table.WebTable.message`), ``error``
 (``code`` and ``message``: nothing changed), ``pong``, ``closed``. A websocket whose
 ``Origin`` is not the server's own (or one given with ``--allow-origin``) is refused.
+
+Websockets are bounded: :attr:`Limits.max_connections` at once on the server and
+:attr:`Limits.max_connections_per_client` from one address; one more is told
+``too_many_connections`` and closed (code 1013, try again later). A websocket is closed
+with the reason as an ``error`` message and in its close frame when its table does not
+exist (``no_table``, code 4404), when it has not joined within :attr:`Limits.join_seconds`
+(``join_timeout``, 1008), and after ``closed`` when its table closes (1000).
 """
 
 from __future__ import annotations
@@ -36,7 +43,8 @@ import contextlib
 import io
 import json
 import logging
-from collections import OrderedDict
+import re
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
@@ -44,6 +52,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import numpy as np
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -58,7 +67,7 @@ from agents.specs import AgentSpecError
 from cardgym.registration import Game, find_game, games, short_name
 from cardgym.table import table_of
 from cardgym_web.errors import WebError
-from cardgym_web.hub import Hub, Limits, RateLimit
+from cardgym_web.hub import Hub, Limits, Listener, RateLimit
 from cardgym_web.replays import ReplayStore
 from cardgym_web.seats import AGENT_KINDS, check_seats, model_names
 from cardgym_web.table import SPECTATOR, WebTable, new_seed
@@ -74,6 +83,22 @@ PICTURE_SIZE = (1280, 800)
 PICTURE_CACHE = 256
 #: Refusals in a row after which a flooding websocket is closed.
 FLOOD_CLOSE = 50
+#: Close codes: the table does not exist (an application's code, as HTTP's 404)...
+CLOSE_NO_TABLE = 4404
+#: ...a refusal (another site's page, a flood, no join in time)...
+CLOSE_REFUSED = 1008
+#: ...the server is full of websockets: try again later...
+CLOSE_FULL = 1013
+#: ...and the table closed (its websockets were told why in a ``closed`` message).
+CLOSE_DONE = 1000
+
+#: The depth check's view of a JSON text: its strings (whose brackets are text)...
+_JSON_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+#: ...and everything else but brackets are dropped; each bracket left is a step in or out.
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEPS = np.zeros(256, dtype=np.int8)
+_BRACKET_STEPS[[ord("["), ord("{")]] = 1
+_BRACKET_STEPS[[ord("]"), ord("}")]] = -1
 
 
 @dataclass
@@ -102,11 +127,57 @@ def _json_error(error: WebError) -> JSONResponse:
     return JSONResponse(error.to_json(), status_code=error.status)
 
 
-async def read_json(request: Request, limit: int) -> dict[str, Any]:
-    """The request's body as a JSON object, read up to ``limit`` bytes.
+def nests_deeper(text: str, limit: int) -> bool:
+    """Whether arrays and objects nest more than ``limit`` deep in the JSON ``text``
+    (``[[1]]`` nests 2 deep).
+
+    Read without parsing: Python's parser recurses once per level, and a text nested
+    thousands deep ends it in ``RecursionError``. The strings are dropped (their
+    brackets are text), then everything but brackets, and the depth is the running
+    sum of the brackets' steps, in a few passes of compiled code over the text (a 2 MB
+    body in milliseconds, whatever its brackets). For a text that is not JSON the answer
+    may be either: the parser refuses it after, at or before the first bracket out of
+    place, so it never goes deeper than the sum says.
+    """
+    if text.count("[") + text.count("{") <= limit:      # the common case: no more brackets
+        return False
+    brackets = _NOT_BRACKETS.sub("", _JSON_STRINGS.sub("", text)).encode("ascii")
+    steps = _BRACKET_STEPS[np.frombuffer(brackets, dtype=np.uint8)]
+    return bool(np.cumsum(steps, dtype=np.int32).max(initial=0) > limit)
+
+
+def parse_json(data: str | bytes, what: str, max_depth: int) -> Any:
+    """``data`` parsed as JSON, where JSON enters the server (request bodies and
+    websocket messages alike): its depth is checked first (:func:`nests_deeper`).
+
+    Args:
+        data: the text, or bytes in an encoding of JSON (UTF-8, -16 or -32).
+        what: how the refusal names it ("the body", "the message").
+        max_depth: the deepest nesting allowed (:attr:`Limits.max_json_depth`).
 
     Raises:
-        WebError: not JSON (by type or content), not an object, or too large.
+        WebError: ``bad_json``, not JSON or nested deeper than ``max_depth``.
+    """
+    try:
+        text = data if isinstance(data, str) else \
+            data.decode(json.detect_encoding(data), "surrogatepass")
+    except UnicodeDecodeError as error:
+        raise WebError("bad_json", f"{what} is not JSON: {error}") from None
+    if nests_deeper(text, max_depth):
+        raise WebError("bad_json", f"{what} nests arrays and objects more than {max_depth} "
+                                   f"deep; the limit is {max_depth}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise WebError("bad_json", f"{what} is not JSON: {error}") from None
+
+
+async def read_json(request: Request, limit: int, max_depth: int) -> dict[str, Any]:
+    """The request's body as a JSON object, read up to ``limit`` bytes and nested at
+    most ``max_depth`` deep.
+
+    Raises:
+        WebError: not JSON (by type or content), not an object, too large or too deep.
     """
     kind = request.headers.get("content-type", "").split(";")[0].strip()
     if kind != "application/json":
@@ -122,10 +193,7 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
         if len(body) > limit:
             raise WebError("too_large", f"the body is over the limit of {limit} bytes",
                            status=413)
-    try:
-        data = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise WebError("bad_json", f"the body is not JSON: {error}") from None
+    data = parse_json(bytes(body), "the body", max_depth)
     if not isinstance(data, dict):
         raise WebError("bad_json", "the body must be one JSON object")
     return data
@@ -177,6 +245,9 @@ class Server:
         self.hub = Hub(settings.limits, settings.records)
         self.replays = ReplayStore(settings.records, settings.limits.max_replays)
         self.pictures: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        #: Websockets open now, in all and by client address.
+        self.open_connections = 0
+        self.connections: Counter[str] = Counter()
 
     # --------------------------------------------------------------- api
 
@@ -189,7 +260,8 @@ class Server:
 
     async def api_open(self, request: Request) -> Response:
         try:
-            body = await read_json(request, self.limits.max_upload_bytes)
+            body = await read_json(request, self.limits.max_upload_bytes,
+                                   self.limits.max_json_depth)
             table = await self.hub.open(self._builder(body))
         except WebError as error:
             return _json_error(error)
@@ -262,7 +334,8 @@ class Server:
 
     async def api_replay_open(self, request: Request) -> Response:
         try:
-            body = await read_json(request, self.limits.max_upload_bytes)
+            body = await read_json(request, self.limits.max_upload_bytes,
+                                   self.limits.max_json_depth)
             _fields(body, ("record", "document"))
             if ("record" in body) == ("document" in body):
                 raise WebError("bad_request", "give 'record' (a record of this server, by "
@@ -307,25 +380,81 @@ class Server:
         host = websocket.headers.get("host", "")
         return urlsplit(origin).netloc.lower() == host.lower() and bool(host)
 
+    def _connection_refusal(self, address: str) -> WebError | None:
+        """Why one more websocket from ``address`` is refused, or ``None``."""
+        if self.open_connections >= self.limits.max_connections:
+            return WebError("too_many_connections", f"the server holds its limit of "
+                                                    f"{self.limits.max_connections} websockets; "
+                                                    "try again later", status=503)
+        if self.connections[address] >= self.limits.max_connections_per_client:
+            return WebError("too_many_connections", f"your address holds this server's limit "
+                                                    f"of {self.limits.max_connections_per_client}"
+                                                    " websockets; close another table's page, "
+                                                    "or try again later", status=503)
+        return None
+
     async def websocket(self, websocket: WebSocket) -> None:
-        table_id = websocket.path_params["table_id"]
+        """A websocket: counted against the limits while it is open (the count is
+        taken before the first ``await``, so that websockets opening at once cannot
+        all pass the check)."""
+        address = websocket.client.host if websocket.client is not None else "unknown"
+        refusal = self._connection_refusal(address)
+        if refusal is not None:
+            await websocket.accept()
+            await _refuse(websocket, refusal, CLOSE_FULL)
+            return
+        self.open_connections += 1
+        self.connections[address] += 1
+        try:
+            await self._serve(websocket, websocket.path_params["table_id"])
+        finally:
+            self.open_connections -= 1
+            self.connections[address] -= 1
+            if self.connections[address] <= 0:
+                del self.connections[address]
+
+    async def _serve(self, websocket: WebSocket, table_id: str) -> None:
+        """Check the websocket's origin and table, then answer its messages until it
+        closes, its table closes, or it has not joined in time."""
         await websocket.accept()
         if not self.origin_allowed(websocket):
             origin = websocket.headers.get("origin", "")[:100]
-            await websocket.send_json(WebError(
+            await _refuse(websocket, WebError(
                 "bad_origin", f"a page of {origin} may not open this server's tables; open "
-                              "the table from this server's own page").to_json())
-            await websocket.close(code=1008)
+                              "the table from this server's own page"), CLOSE_REFUSED)
+            return
+        try:
+            self.hub.table(table_id)
+        except WebError as error:
+            await _refuse(websocket, error, CLOSE_NO_TABLE)
             return
 
-        async def listener(message: dict[str, Any]) -> None:
-            await websocket.send_json(message)
-
+        connection = _Connection(websocket)
         limit = RateLimit(self.limits.messages_per_second, self.limits.message_burst)
         refused = 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.limits.join_seconds
+        ended = asyncio.ensure_future(connection.ended.wait())
         try:
             while True:
-                raw = await websocket.receive()
+                receiving = asyncio.ensure_future(websocket.receive())
+                wait = None if connection.joined else max(deadline - loop.time(), 0.0)
+                await asyncio.wait((receiving, ended), timeout=wait,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                if ended.done() or not receiving.done():
+                    receiving.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect):
+                        await receiving
+                    if ended.done():          # the table closed: told so, and done
+                        await _close(websocket, CLOSE_DONE, "the table is closed")
+                    else:
+                        await _refuse(websocket, WebError(
+                            "join_timeout", f"a websocket joins its table within "
+                                            f"{self.limits.join_seconds:g} seconds: "
+                                            '{"type": "join", "seat": K, "token": ...} or '
+                                            '{"type": "join", "seat": null}'), CLOSE_REFUSED)
+                    break
+                raw = receiving.result()
                 if raw["type"] == "websocket.disconnect":
                     break
                 text = raw.get("text")
@@ -340,29 +469,31 @@ class Server:
                                      f"{self.limits.messages_per_second:g} a second; this one "
                                      "was dropped").to_json())
                     if refused >= FLOOD_CLOSE:
-                        await websocket.close(code=1008)
+                        await _close(websocket, CLOSE_REFUSED, "too many messages")
                         break
                     continue
                 refused = 0
                 try:
-                    reply = await self._handle(table_id, listener, text)
+                    reply = await self._handle(table_id, connection, text)
                 except WebError as error:
+                    if error.code == "no_table":    # it closed: nothing more to do here
+                        await _refuse(websocket, error, CLOSE_NO_TABLE)
+                        break
                     reply = error.to_json()
                 if reply is not None:
                     await websocket.send_json(reply)
         except WebSocketDisconnect:
             pass
         finally:
-            self.hub.leave(table_id, listener)
+            ended.cancel()
+            self.hub.leave(table_id, connection.listener)
 
-    async def _handle(self, table_id: str, listener: Any, text: str) -> dict[str, Any] | None:
+    async def _handle(self, table_id: str, connection: _Connection,
+                      text: str) -> dict[str, Any] | None:
         if len(text.encode("utf-8")) > self.limits.max_message_bytes:
             raise WebError("too_large", f"the message is over the limit of "
                                         f"{self.limits.max_message_bytes} bytes")
-        try:
-            message = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise WebError("bad_json", f"the message is not JSON: {error}") from None
+        message = parse_json(text, "the message", self.limits.max_json_depth)
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise WebError("bad_message", "a message is a JSON object with a 'type': join, "
                                           "move or ping")
@@ -371,15 +502,58 @@ class Server:
             return {"type": "pong"}
         if kind == "join":
             _fields(message, ("type", "seat", "token"))
-            await self.hub.join(table_id, message.get("seat"), message.get("token"), listener)
+            await self.hub.join(table_id, message.get("seat"), message.get("token"),
+                                connection.listener)
+            connection.joined = True
             return None
         if kind == "move":
             _fields(message, ("type", "action", "version"))
-            await self.hub.move(table_id, listener, message.get("action"),
+            await self.hub.move(table_id, connection.listener, message.get("action"),
                                 message.get("version"))
             return None
         raise WebError("bad_message", f"unknown message type {kind[:30]!r}; types: join, move, "
                                       "ping")
+
+
+class _Connection:
+    """One browser's websocket as the hub sees it: :attr:`listener` sends it a message.
+    The hub's ``closed`` message (its table closed) sets :attr:`ended`, and the
+    websocket is closed after it."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.joined = False
+        self.ended = asyncio.Event()
+        #: One object for the hub's dict of listeners (a bound method is made anew at
+        #: each attribute access).
+        self.listener: Listener = self.send
+
+    async def send(self, message: dict[str, Any]) -> None:
+        try:
+            await self.websocket.send_json(message)
+        finally:
+            if message.get("type") == "closed":
+                self.ended.set()
+
+
+#: A close frame's reason holds at most 123 bytes.
+_REASON_BYTES = 123
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    """Close ``websocket`` with ``code`` and ``reason`` (cut to fit), unless it is
+    closed already."""
+    cut = reason.encode("utf-8")[:_REASON_BYTES].decode("utf-8", "ignore")
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await websocket.close(code=code, reason=cut)
+
+
+async def _refuse(websocket: WebSocket, error: WebError, code: int) -> None:
+    """Tell ``websocket`` why it is closed, as an ``error`` message and in its close
+    frame, and close it."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await websocket.send_json(error.to_json())
+    await _close(websocket, code, error.message)
 
 
 SECURITY_HEADERS = {

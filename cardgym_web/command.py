@@ -57,7 +57,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="tables open at once (default 64)")
     parser.add_argument("--idle", type=_seconds, default=1800.0, metavar="SECONDS",
                         help="close a table nobody moved at or watched for this long "
-                             "(default 1800)")
+                             "(default 1800); at --max-tables, a finished table is closed "
+                             "sooner to make room (its record stays)")
+    parser.add_argument("--max-connections", type=_positive, default=256, metavar="N",
+                        help="websockets (table pages) open at once on the server")
+    parser.add_argument("--max-connections-per-client", type=_positive, default=32,
+                        metavar="N",
+                        help="websockets open at once from one client address (behind a "
+                             "proxy every browser has the proxy's address)")
     parser.add_argument("--bot-delay", type=_seconds, default=0.4, metavar="SECONDS",
                         help="a bot's pause before each move, so that people can follow "
                              "(default 0.4)")
@@ -94,7 +101,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
               file=sys.stderr)
         return 2
     limits = Limits(max_tables=args.max_tables, idle_seconds=args.idle,
-                    bot_delay=args.bot_delay)
+                    bot_delay=args.bot_delay, max_connections=args.max_connections,
+                    max_connections_per_client=args.max_connections_per_client)
     hosts = LOOPBACK_NAMES if _is_loopback(args.host) else ()
     app = create_app(Settings(records=args.records, models=args.models, limits=limits,
                               allowed_origins=tuple(args.allow_origin), allowed_hosts=hosts))

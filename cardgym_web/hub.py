@@ -9,7 +9,10 @@ After each move the hub sends every browser at that table the view of its own se
 
 The number of tables is bounded (:attr:`Limits.max_tables`); a table with no move and
 no browser joining for :attr:`Limits.idle_seconds` is closed, its browsers told so. A
-finished game's record is written into the records folder.
+finished game's record is written into the records folder; its table stays open (its
+browsers see the result) until it is idle, or until a new table needs its place: at the
+limit, the table whose game ended longest ago is closed first (its record stays, and
+replays).
 """
 
 from __future__ import annotations
@@ -50,6 +53,15 @@ class Limits:
         max_replays: uploaded records held for replay at once (the oldest go first).
         bot_delay: seconds a bot waits before each move, so that people can follow
             (0 for tests and load).
+        max_json_depth: arrays and objects nested within each other in a request body
+            or a websocket message, at most (checked before the JSON is parsed, whose
+            recursion a deeper text would exhaust; a table's request with a position
+            file, the deepest a page sends, nests 7 deep).
+        max_connections: websockets open at once on the server; one more is refused.
+        max_connections_per_client: websockets open at once from one client address
+            (behind a proxy every browser has the proxy's address).
+        join_seconds: a websocket that has not joined a table (as a seat or to watch)
+            this long after it opened is closed.
     """
 
     max_tables: int = 64
@@ -60,6 +72,10 @@ class Limits:
     message_burst: int = 30
     max_replays: int = 64
     bot_delay: float = 0.4
+    max_json_depth: int = 32
+    max_connections: int = 256
+    max_connections_per_client: int = 32
+    join_seconds: float = 10.0
 
 
 class RateLimit:
@@ -90,6 +106,9 @@ class _Seated:
         self.lock = asyncio.Lock()
         self.listeners: dict[Listener, int | None] = {}
         self.bots: asyncio.Task[None] | None = None
+        #: When the game ended and its browsers had been told (record written): from
+        #: then on the table may give its place to a new one.
+        self.finished: float | None = None
 
 
 class Hub:
@@ -181,11 +200,13 @@ class Hub:
         takes time) and start its bots.
 
         Raises:
-            WebError: the server holds its most tables already.
+            WebError: the server holds its most tables already, none of them finished
+                (a finished one is closed to make room: :meth:`_make_room`).
         """
-        if len(self._tables) + self._opening >= self.limits.max_tables:
+        if self._full():
             await self.close_idle()
-        if len(self._tables) + self._opening >= self.limits.max_tables:
+        await self._make_room()
+        if self._full():
             raise WebError("too_many_tables", f"the server holds its limit of "
                                               f"{self.limits.max_tables} tables; wait for one "
                                               "to finish or close", status=503)
@@ -196,11 +217,33 @@ class Hub:
         finally:
             self._opening -= 1
         seated = _Seated(table)
+        # Idle from now, not from when its building began: building can take longer
+        # than the idle limit (a model loads, an engine compiles on a server's first
+        # table), and the table would be closed before its link is even handed out.
+        table.touched = time.monotonic()
         self._tables[table_id] = seated
         log.info("opened table %s: %s, %d players, seats %s", table_id, table.game.name,
                  table.num_players, ", ".join(table.seats))
         await self._after_move(seated)
         return table
+
+    def _full(self) -> bool:
+        return len(self._tables) + self._opening >= self.limits.max_tables
+
+    async def _make_room(self) -> None:
+        """At the limit, close finished tables, the game ended longest ago first, until
+        there is room for one more. Their records were written when their games ended
+        and stay in the records folder, so that they can still be replayed."""
+        while self._full():
+            finished = [(seated.finished, table_id) for table_id, seated in self._tables.items()
+                        if seated.finished is not None]
+            if not finished:
+                return
+            _, table_id = min(finished)
+            record = self._tables[table_id].table.record_name
+            kept = f"; its record {record} stays and can be replayed" if record else ""
+            await self.close(table_id, "the game is over and the table was closed to make "
+                                       f"room for a new one{kept}")
 
     # ------------------------------------------------------------ listeners
 
@@ -279,6 +322,8 @@ class Hub:
                     log.error("table %s: the record could not be written to %s: %s",
                               table.table_id, self.records, error)
         await self._broadcast(seated)
+        if table.over and seated.finished is None:
+            seated.finished = time.monotonic()
 
     async def _broadcast(self, seated: _Seated) -> None:
         async with seated.lock:

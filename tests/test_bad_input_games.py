@@ -215,6 +215,34 @@ def test_kakelaar_accepted_random_scenarios_keep_every_observation_in_its_space(
     assert accepted >= 30
 
 
+# ------------------------------------------------- card readers' messages
+
+
+def _deep_list(depth: int) -> Any:
+    value: Any = "worm_1"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(("name", "key"), [
+    ("power_hungry_pets", "deck"), ("power_hungry_pets", "face_up"),
+    ("karel_kakelaar", "row"), ("karel_kakelaar", "deck"), ("karel_kakelaar", "removed"),
+])
+@pytest.mark.parametrize("card", [_deep_list(50_000), "x" * 1_000_000, ["c"] * 1_000_000],
+                         ids=["nested 50000 deep", "a million letters", "a million items"])
+def test_a_card_reader_names_a_bad_card_in_a_short_message(name: str, key: str,
+                                                           card: Any) -> None:
+    # Straight to the game's reader, past the env's depth check: the reader's own
+    # message shows the card cut short, never its whole repr.
+    bound = next(game for game in GAMES if game.name == name).bind(2, {})
+    with pytest.raises(ScenarioError) as refused:
+        bound.new_game(np.random.default_rng(0), {key: [card]})
+    message = str(refused.value)
+    assert message.startswith(f"{key}[0]: unknown card "), message
+    assert len(message) < 400 and "\n" not in message, message
+
+
 # ------------------------------------------- 3. Karel Kakelaar's parallel env
 
 
@@ -235,6 +263,23 @@ def test_parallel_reset_with_a_bad_scenario_changes_nothing_generator_included(
         game.reset(seed=seed, options={"scenario": BAD_SCENARIO})
     assert game.game_state is state and game.agents == agents
     assert game._np_random.bit_generator.state == generator
+
+
+def test_parallel_reset_with_a_scenario_nested_50000_deep_is_refused_and_changes_nothing(
+) -> None:
+    game = parallel_env(num_players=2)
+    game.reset(seed=1)
+    state, agents, rng = game.game_state, list(game.agents), game._np_random
+    assert rng is not None
+    generator = rng.bit_generator.state
+    deep: Any = 0
+    for _ in range(50_000):
+        deep = [deep]
+    with pytest.raises(ScenarioError, match=r"^the scenario's 'row' is nested too deeply: a "
+                       r"scenario holds at most 32 levels"):
+        game.reset(seed=2, options={"scenario": {"row": deep}})
+    assert game.game_state is state and game.agents == agents
+    assert game._np_random is rng and rng.bit_generator.state == generator
 
 
 @pytest.mark.parametrize("options", [["scenario"], "scenario", 3])

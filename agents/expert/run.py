@@ -36,9 +36,10 @@ import numpy as np
 from agents.expert.fit import Epoch, FitSettings, fit, losses
 from agents.expert.play import Batch, BatchResult, merge, play_batch
 from agents.expert.samples import Samples
+from cardgym.errors import shorten
 from cardgym.files import atomic_write
 
-__all__ = ["ExpertSettings", "RunError", "run_expert"]
+__all__ = ["ExpertSettings", "RunError", "check_run", "run_expert"]
 
 #: Added to the run seed for the measuring games, so that they never repeat a play game.
 EVAL_SEED_OFFSET = 1_000_003
@@ -221,17 +222,53 @@ def run_expert(settings: ExpertSettings, folder: str | Path, workers: int = 2,
     iteration done.
 
     Raises:
-        RunError: the folder holds another run, or is not empty without being a run.
+        RunError: the folder holds another run, or is not empty without being a run; or
+            settings the run would refuse once started (:func:`check_run`), before
+            anything is made.
         RunInUseError: another process is running in the folder.
-        ModelError: the start model does not fit the game.
     """
 
     from agents.runs import hold_run_folder
 
     root = Path(folder)
+    check_run(settings)
     record = _open_run(root, settings)
     with hold_run_folder(root):  # a second run in this folder is refused while this one runs
         return _iterate(settings, root, record, workers, report)
+
+
+def check_run(settings: ExpertSettings) -> None:
+    """Refuse what the run would refuse once started, before its folder is made: the
+    table and rule options, a start network that is missing or does not fit the game,
+    search settings that do not build a search, and league specs that do not build an
+    agent. Each is built once here, as the run builds it (the start network standing for
+    ``latest`` too), and thrown away: a refused run leaves nothing behind.
+
+    Raises:
+        RunError: naming the setting and what is wrong with it.
+    """
+    from agents.options import as_bound
+    from agents.specs import make_policy
+
+    try:
+        bound = as_bound(settings.game, settings.num_players, settings.options)
+    except ValueError as error:
+        raise RunError(str(error)) from None
+    start = _start_path(settings, bound)
+    model = _model_spec(start)
+    try:
+        make_policy(model, bound)
+    except ValueError as error:  # a ModelError: a network for another game or table
+        raise RunError(f"start model {settings.start_model!r}: {error}") from None
+    checks = [("search settings", settings.search, f"ismcts:{settings.search},model={start}")]
+    checks += [("opponent", spec, built)
+               for spec, built in zip(settings.opponents, _league(settings, model, model),
+                                      strict=True)]
+    for what, given, spec in checks:
+        try:
+            make_policy(spec, bound)
+        except (ValueError, ImportError) as error:
+            raise RunError(f"{what} {shorten(given)}: {error}") from None
 
 
 def _iterate(settings: ExpertSettings, root: Path, record: dict[str, Any], workers: int,

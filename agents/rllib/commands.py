@@ -117,7 +117,7 @@ def rllib_train_args(args: argparse.Namespace) -> RllibTrainArgs:
     if args.num_cpus is not None and os.environ.get("RAY_ADDRESS"):
         raise UsageError("--num-cpus sizes a local Ray instance; with RAY_ADDRESS set the "
                          "cluster's own resources apply")
-    return RllibTrainArgs(
+    settings = RllibTrainArgs(
         game=game.env_id, players=players, options=options, seed=args.seed,
         iterations=_value(args, "iterations"), env_runners=_value(args, "env_runners"),
         envs_per_env_runner=_value(args, "envs_per_env_runner"),
@@ -130,6 +130,11 @@ def rllib_train_args(args: argparse.Namespace) -> RllibTrainArgs:
         output=Path(args.output), run_name=args.run_name, progress=not args.no_progress,
         overwrite=bool(getattr(args, "overwrite", False)),
     )
+    try:
+        settings.check_network()
+    except ValueError as error:
+        raise UsageError(str(error).replace("net_arch", "--net-arch", 1)) from None
+    return settings
 
 
 def run_rllib_train(args: argparse.Namespace, out: TextIO) -> int:

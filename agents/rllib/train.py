@@ -48,6 +48,7 @@ from typing import Any
 
 from agents.evaluate import evaluate
 from agents.options import as_bound
+from agents.policy_file import check_network_size
 from agents.rllib import CARD, SHARED_MODULE
 from agents.rllib.policy import RllibPolicy
 from agents.runs import hold_run_folder, refuse_overwrite, remove_partial_files, run_folder
@@ -105,6 +106,18 @@ class RllibTrainArgs:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.env_runners < 0:
             raise ValueError(f"env_runners must be >= 0, got {self.env_runners}")
+
+    def check_network(self) -> None:
+        """Refuse a ``net_arch`` whose network (policy and value layers, as MaskablePPO's)
+        would hold more parameters than a policy file loads, before Ray starts or
+        anything is allocated (:func:`agents.policy_file.check_network_size`).
+
+        Raises:
+            ValueError: naming the size asked for and the limit.
+        """
+        layout = as_bound(find_game(self.game), self.players, self.options).layout
+        check_network_size(self.net_arch, layout.observation_spec.size, layout.num_actions,
+                           f"{short_name(self.game)} at {self.players} players")
 
     @property
     def run_dir(self) -> Path:
@@ -281,7 +294,10 @@ def train(args: RllibTrainArgs) -> Path:
         RunInUseError: another run is writing into the folder.
         UsageError: Ray could not start on this machine.
         OutputError: a file of the run cannot be written; the message names it.
+        ValueError: a network larger than a policy file loads
+            (:meth:`RllibTrainArgs.check_network`).
     """
+    args.check_network()
     refuse_overwrite(args.run_dir, RUN_FILES, args.overwrite)
     with hold_run_folder(args.run_dir):
         refuse_overwrite(args.run_dir, RUN_FILES, args.overwrite)

@@ -89,13 +89,16 @@
     socket = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${encodeURIComponent(tableId)}`);
     $("connection").textContent = "connecting";
     socket.addEventListener("open", () => {
-      retries = 0;
       $("connection").textContent = "connected";
       send({type: "join", seat, token});
     });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "view") {
+        // Joined: a later drop reconnects soon. (Counted from here, not from "open": a
+        // server full of websockets opens one, says so and closes it, and the page then
+        // waits longer before each new try.)
+        retries = 0;
         // A view older than the one shown (a push overtaken by a newer one) is dropped.
         if (current && message.version < current.version) return;
         show(message);

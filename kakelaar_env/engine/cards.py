@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import Final
 
+from cardgym.errors import shorten
 from cardgym.record import NONE
 
 
@@ -125,6 +126,6 @@ def parse_card(value: object) -> int:
                 if key.startswith(spelling) and rest.isdigit() and low <= int(rest) <= high:
                     return first + int(rest) - low
     raise ValueError(
-        f"unknown card {value!r}; cards are worm_1..worm_8 (or w1..w8, or ints 1..8), "
+        f"unknown card {shorten(value)}; cards are worm_1..worm_8 (or w1..w8, or ints 1..8), "
         "chicken_3..chicken_7 (or c3..c7), hen"
     )

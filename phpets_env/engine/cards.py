@@ -5,6 +5,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
+from cardgym.errors import shorten
+
 
 class Card(IntEnum):
     """Card values; the value is the card's rank."""
@@ -148,4 +150,5 @@ def parse_card(value: object) -> Card:
             if key in names or key == str(int(card)):
                 return card
     allowed = ", ".join(f"{int(c)}={c.name.lower()}" for c in Card)
-    raise ValueError(f"unknown card {value!r}; cards are values 0..10 or names: {allowed}")
+    raise ValueError(f"unknown card {shorten(value)}; cards are values 0..10 or names: "
+                     f"{allowed}")

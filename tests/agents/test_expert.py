@@ -259,6 +259,31 @@ def test_the_command_line_runs_and_reports_bad_settings(tmp_path: Path,
     assert not (tmp_path / "bad").exists()
 
 
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--search", "iterations=abc"],
+     "search settings 'iterations=abc': ismcts iterations must be an integer >= 1, got 'abc'"),
+    (["--search", "iterations=5,bogus=1"],
+     "search settings 'iterations=5,bogus=1': unknown ismcts setting 'bogus'"),
+    (["--search", "iterations=5,prior=policy,select=puct,w=2"],
+     "ismcts w=... goes with select=ucb"),
+    (["--opponents", "heuristic", "wizard"], "opponent 'wizard': unknown agent 'wizard'"),
+    (["--players", "3"], "was trained for 2 players"),
+])
+def test_settings_the_run_would_refuse_are_refused_before_its_folder_is_made(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str],
+        message: str) -> None:
+    from tests.agents.test_soup import ingredient
+
+    start = ingredient(tmp_path / "start", 1)  # a Power Hungry Pets network, 2 players
+    status = main(["expert", "power_hungry_pets", "--start", str(start), "--games", "2",
+                   "--iterations", "1", "--eval-games", "2", "--workers", "1",
+                   "--output", str(tmp_path / "out"), *extra])
+    error = capsys.readouterr().err
+    assert status == 2 and "Traceback" not in error, error
+    assert not (tmp_path / "out").exists(), "a refused run leaves no folder behind"
+    assert message in error, error
+
+
 def test_a_run_folder_in_use_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
     from agents.runs import RunInUseError, hold_run_folder
 

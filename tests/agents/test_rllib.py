@@ -319,6 +319,10 @@ def test_bad_benchmark_arguments_exit_2(args: list[str], message: str,
     (["--backend", "rllib", "--eval-opponents", "wizard"], "unknown agent 'wizard'"),
     (["--backend", "torch"], "invalid choice: 'torch'"),
     (["--backend", "rllib", "--env-runners", "-1"], "--env-runners: must be an integer >= 0"),
+    (["--backend", "rllib", "--net-arch", "1000000000"],
+     "--net-arch 1000000000 makes a network of 2,018,000,000,096 parameters for "
+     "power_hungry_pets at 2 players (960 observation values, 95 actions); at most "
+     "50,000,000"),
 ])
 def test_bad_rllib_train_arguments_exit_2_with_a_message(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str], tmp_path: Path

@@ -22,10 +22,11 @@ from typing import Any
 
 import pytest
 
+from agents.policy_file import MAX_PARAMETERS
 from agents.resume import checkpoints_in, incomplete_checkpoints
 from agents.runs import LOCK_FILE, RunInUseError, hold_run_folder
 from agents.sb3 import read_card
-from agents.train import TrainArgs, train
+from agents.train import TrainArgs, check_budget, train
 from cardgym.files import OutputError
 from cardgym_cli import main
 
@@ -311,6 +312,11 @@ def test_torch_threads_stay_pinned_through_a_vector_run(
     (["--n-steps", str(10**8)], "--n-steps 100000000 x 2 games = 200000000 steps per rollout"),
     (["--run-name", "bad\nname"], "no control characters"),
     (["--run-name", "x" * 300], "at most 255 bytes"),
+    (["--net-arch", "1000000000"], "--net-arch 1000000000 makes a network of 45,000,000,005 "
+                                   "parameters for kuhn_poker at 2 players (19 observation "
+                                   "values, 4 actions); at most 50,000,000, the most a policy "
+                                   "file loads"),
+    (["--net-arch", "64", str(10**30)], f"--net-arch 64 {10**30} makes a network of"),
 ])
 def test_sizes_and_names_that_cannot_run_are_refused_before_anything_is_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str],
@@ -321,7 +327,35 @@ def test_sizes_and_names_that_cannot_run_are_refused_before_anything_is_written(
     assert not (tmp_path / "out").exists()
 
 
+def test_a_run_trains_networks_up_to_the_size_a_policy_file_loads_and_no_larger(
+        tmp_path: Path) -> None:
+    # Kuhn poker: 19 observation values, 4 actions. One hidden layer of u units holds
+    # 2 x 20u (the policy's and the value's) + 5u + 5 (the heads) = 45u + 5 parameters.
+    largest = (MAX_PARAMETERS - 5) // 45
+    check_budget(tiny_args(tmp_path, net_arch=(largest,)))
+    with pytest.raises(ValueError, match=rf"^net_arch {largest + 1} makes a network of "
+                       rf"{45 * (largest + 1) + 5:,} parameters .* at most "
+                       rf"{MAX_PARAMETERS:,}"):
+        check_budget(tiny_args(tmp_path, net_arch=(largest + 1,)))
+    with pytest.raises(ValueError, match="^net_arch 1000000000 makes a network of"):
+        train(tiny_args(tmp_path, net_arch=(10**9,)))
+    assert not list(tmp_path.iterdir()), "nothing is made for a refused run"
+
+
 # ------------------------------------------------------------------- the RLlib backend
+
+
+def test_an_rllib_run_refuses_a_network_larger_than_a_policy_file_loads(
+        tmp_path: Path) -> None:
+    from agents.rllib.train import RllibTrainArgs
+    from agents.rllib.train import train as rllib_train
+
+    args = RllibTrainArgs(game="kuhn_poker", net_arch=(10**9,), output=tmp_path,
+                          run_name="r")
+    with pytest.raises(ValueError, match=rf"^net_arch 1000000000 makes a network of "
+                       rf"45,000,000,005 parameters .* at most {MAX_PARAMETERS:,}"):
+        rllib_train(args)
+    assert not list(tmp_path.iterdir()), "nothing is made for a refused run"
 
 
 def test_an_rllib_run_refuses_a_held_folder_and_an_earlier_run(

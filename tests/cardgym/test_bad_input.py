@@ -13,7 +13,8 @@ from pettingzoo.test import api_test
 from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 from cardgym.aec import CardGameEnv
-from cardgym.errors import GameOverError, OptionError, OrderError
+from cardgym.documents import MAX_DEPTH
+from cardgym.errors import GameOverError, OptionError, OrderError, ScenarioError
 from cardgym.registration import GAMES, Game
 
 IDS = [game.env_id for game in GAMES]
@@ -65,6 +66,48 @@ def test_unknown_reset_option_warns_in_one_line_naming_the_key_and_the_fix() -> 
     assert "'colour'" in message and "'scenario'" in message and "cardgym docs" in message
     assert warning.filename == __file__  # points at the caller's line
     assert env.agents == env.possible_agents
+
+
+def nested(depth: int, innermost: Any = 0) -> Any:
+    """``innermost`` inside ``depth`` lists: ``nested(2)`` is ``[[0]]``."""
+    value = innermost
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_a_scenario_nested_50000_deep_is_refused_naming_the_key_and_changes_nothing(
+        game: Game) -> None:
+    env = raw(game)
+    env.reset(seed=3)
+    env.step(env.legal_actions()[0])
+    state, selection = env.game_state, env.agent_selection
+    generator = env.np_random.bit_generator.state
+    deep = nested(50_000)
+    for key in game.scenario_keys:
+        with pytest.raises(ScenarioError) as refused:
+            env.reset(seed=4, options={"scenario": {key: deep}})
+        assert str(refused.value) == (
+            f"the scenario's {key!r} is nested too deeply: a scenario holds at most "
+            f"{MAX_DEPTH} levels of lists and mappings, itself the first")
+        assert env.game_state is state and env.agent_selection == selection
+        assert env.np_random.bit_generator.state == generator
+    with pytest.raises(ScenarioError, match=r"^the scenario is nested too deeply"):
+        env.reset(seed=4, options={"scenario": deep})  # not even a mapping
+    with pytest.raises(ScenarioError, match=r"'known' is nested too deeply"):  # in a mapping
+        env.reset(seed=4, options={"scenario": {"known": [{"hands": nested(40)}]}})
+
+
+def test_a_scenario_at_the_depth_limit_goes_on_to_the_games_own_checks() -> None:
+    # The scenario is level 1, so its key's value may hold MAX_DEPTH - 1 levels.
+    env = raw(GAMES[0])
+    key = GAMES[0].scenario_keys[0]
+    with pytest.raises(ScenarioError) as read:
+        env.reset(seed=0, options={"scenario": {key: nested(MAX_DEPTH - 1)}})
+    assert "nested too deeply" not in str(read.value)
+    with pytest.raises(ScenarioError, match="nested too deeply"):
+        env.reset(seed=0, options={"scenario": {key: nested(MAX_DEPTH)}})
 
 
 def test_pettingzoo_api_test_probe_does_not_warn_but_a_nested_dict_does() -> None:

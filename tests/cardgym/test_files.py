@@ -64,6 +64,41 @@ def test_a_full_disk_is_one_line_naming_the_path(tmp_path: Path,
     assert leftovers(tmp_path) == []
 
 
+class RustWriterError(Exception):
+    """A writer's own exception, as safetensors raises it (not an ``OSError``)."""
+
+
+@pytest.mark.parametrize("words", [
+    "Error while serializing: I/O error: No space left on device (os error 28)",  # 0.5+
+    'Error while serializing: IoError(Os { code: 28, kind: StorageFull, message: '
+    '"No space left on device" })',  # 0.4
+])
+def test_a_full_disk_inside_a_writers_own_exception_is_the_same_one_line(
+        tmp_path: Path, words: str) -> None:
+    target = tmp_path / "model.safetensors"
+    target.write_text("old")
+
+    def half_then_full(where: Path) -> None:
+        where.write_text("half")
+        raise RustWriterError(words)
+
+    with pytest.raises(OutputError) as caught:
+        atomic_save(half_then_full, target)
+    assert str(caught.value) == f"cannot write {target}: {os.strerror(errno.ENOSPC)}"
+    assert target.read_text() == "old"
+    assert leftovers(tmp_path) == []
+
+
+def test_a_writers_own_error_without_the_systems_goes_through_unchanged(
+        tmp_path: Path) -> None:
+    def refuse(where: Path) -> None:
+        raise RustWriterError("Error while serializing: tensor is not contiguous")
+
+    with pytest.raises(RustWriterError, match="not contiguous"):
+        atomic_save(refuse, tmp_path / "model.safetensors")
+    assert leftovers(tmp_path) == []
+
+
 def test_dev_full_and_folders_are_refused_with_the_cause(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="it is a folder"):
         atomic_write(tmp_path, "x")

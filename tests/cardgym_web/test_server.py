@@ -32,11 +32,20 @@ from cardgym.registration import find_game
 from cardgym.table import FULL, state_view
 from cardgym_cli import main
 from cardgym_web import hub as hub_module
-from cardgym_web.app import FLOOD_CLOSE, Server, Settings, create_app
+from cardgym_web.app import (
+    CLOSE_FULL,
+    CLOSE_NO_TABLE,
+    CLOSE_REFUSED,
+    FLOOD_CLOSE,
+    Server,
+    Settings,
+    create_app,
+)
 from cardgym_web.command import _is_loopback
 from cardgym_web.command import run as serve_run
 from cardgym_web.errors import WebError
 from cardgym_web.hub import Limits, RateLimit
+from cardgym_web.replays import MAX_TEXT
 from cardgym_web.seats import server_spec
 from cardgym_web.table import WebTable
 
@@ -221,15 +230,29 @@ def test_a_seat_out_of_range_is_refused_and_names_the_seats(harness: Harness,
     assert harness.snapshot() == before
 
 
-def test_a_table_that_does_not_exist(harness: Harness) -> None:
+def closed_with(socket: Any, code: int) -> str:
+    """The websocket is closed now, with ``code``: its reason. (A ping is sent first:
+    an open websocket answers it, and the test fails instead of waiting.)"""
+    send(socket, {"type": "ping"})
+    with pytest.raises(WebSocketDisconnect) as closed:
+        socket.receive_json()
+    assert closed.value.code == code, (closed.value.code, closed.value.reason)
+    return str(closed.value.reason)
+
+
+def test_a_websocket_to_a_table_that_does_not_exist_is_closed_with_the_reason(
+        harness: Harness) -> None:
     harness.open()
     before = harness.snapshot()
     with harness.client.websocket_connect("/ws/tables/no-such-table") as socket:
-        text = refused(socket, {"type": "join", "seat": None}, "no_table")
-        assert "no open table 'no-such-table'" in text
-        refused(socket, {"type": "move", "action": 0, "version": 0}, "no_table")
+        send(socket, {"type": "ping"})              # never answered: told at once
+        error = socket.receive_json()
+        assert error["type"] == "error" and error["code"] == "no_table"
+        assert "no open table 'no-such-table'" in error["message"]
+        assert "no open table 'no-such-table'" in closed_with(socket, CLOSE_NO_TABLE)
     assert harness.snapshot() == before
     assert harness.client.get("/api/tables/no-such-table/picture").status_code == 404
+    assert harness.server.open_connections == 0 and not harness.server.connections
 
 
 def test_a_move_before_joining_is_refused(harness: Harness) -> None:
@@ -395,6 +418,31 @@ def test_an_oversized_message_is_refused(seated: tuple[Any, ...]) -> None:
     move(first, table)
 
 
+def nested(depth: int, inner: str = "0") -> str:
+    """JSON arrays nested ``depth`` deep around ``inner``."""
+    return "[" * depth + inner + "]" * depth
+
+
+def test_a_deeply_nested_message_is_refused_and_the_connection_goes_on(
+        seated: tuple[Any, ...], caplog: pytest.LogCaptureFixture) -> None:
+    harness, table, first, _, _ = seated
+    limit = harness.server.limits.max_json_depth
+    before = harness.snapshot()
+    # The review's message: 2,000 [ and 2,000 ] (4 KB, under the size limit).
+    text = refused(first, "[" * 2000 + "]" * 2000, "bad_json")
+    assert f"nests arrays and objects more than {limit} deep; the limit is {limit}" in text
+    refused(first, '{"type": "ping", "pad": ' + nested(limit) + "}", "bad_json")  # limit + 1
+    assert harness.snapshot() == before
+    # At the limit it is read as JSON; brackets inside a string are text (escaped
+    # quotes and backslashes in it too).
+    send(first, '{"type": "ping", "pad": ' + nested(limit - 1) + "}")
+    assert first.receive_json() == {"type": "pong"}
+    send(first, json.dumps({"type": "ping", "pad": '"\\' + "[{" * 1000, "x": ['"]']}))
+    assert first.receive_json() == {"type": "pong"}
+    move(first, table)
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
+
+
 def test_a_binary_message_is_read_as_text(seated: tuple[Any, ...]) -> None:
     _, _, first, _, _ = seated
     first.send_bytes(b'{"type": "ping"}')
@@ -510,6 +558,78 @@ def test_an_allowed_origin_is_accepted(make_harness: Callable[..., Harness]) -> 
     with harness.client.websocket_connect(
             f"/ws/tables/{table_id}", headers={"origin": "http://localhost:5174"}) as socket:
         assert socket.receive_json()["code"] == "bad_origin"
+
+
+# ---------------------------------------------------------- websocket: how many
+
+
+def client_from(harness: Harness, address: str) -> TestClient:
+    """A test client of the same server (its event loop) whose websockets come from
+    another client address."""
+    other = TestClient(harness.client.app, client=(address, 40000))
+    other.portal = harness.client.portal
+    return other
+
+
+def test_websockets_are_capped_per_client_address(
+        make_harness: Callable[..., Harness]) -> None:
+    harness = make_harness(max_connections_per_client=2)
+    table_id, _ = harness.open()
+    url = f"/ws/tables/{table_id}"
+    with harness.client.websocket_connect(url) as one, \
+            harness.client.websocket_connect(url) as two:
+        join(one, None)
+        join(two, None)
+        with harness.client.websocket_connect(url) as third:
+            send(third, {"type": "ping"})           # never answered: told at once
+            error = third.receive_json()
+            assert error["type"] == "error" and error["code"] == "too_many_connections"
+            assert "your address holds this server's limit of 2 websockets" in \
+                error["message"]
+            assert "limit of 2 websockets" in closed_with(third, CLOSE_FULL)
+        # Another address is not held up by this one's.
+        with client_from(harness, "192.0.2.7").websocket_connect(url) as elsewhere:
+            assert join(elsewhere, None)["seat"] is None
+            assert harness.server.connections == {"testclient": 2, "192.0.2.7": 1}
+    # Closed websockets give their places back.
+    with harness.client.websocket_connect(url) as again:
+        assert join(again, None)["seat"] is None
+    assert harness.server.open_connections == 0 and not harness.server.connections
+    assert not harness.server.hub._tables[table_id].listeners
+
+
+def test_websockets_are_capped_per_server(make_harness: Callable[..., Harness]) -> None:
+    harness = make_harness(max_connections=2)
+    table_id, _ = harness.open()
+    url = f"/ws/tables/{table_id}"
+    with client_from(harness, "192.0.2.1").websocket_connect(url) as one, \
+            client_from(harness, "192.0.2.2").websocket_connect(url) as two:
+        join(one, None)
+        join(two, None)
+        with client_from(harness, "192.0.2.3").websocket_connect(url) as third:
+            send(third, {"type": "ping"})
+            error = third.receive_json()
+            assert error["type"] == "error" and error["code"] == "too_many_connections"
+            assert "the server holds its limit of 2 websockets; try again later" in \
+                error["message"]
+            closed_with(third, CLOSE_FULL)
+        still_works(one)
+    assert harness.server.open_connections == 0
+
+
+def test_a_websocket_that_does_not_join_in_time_is_closed(
+        make_harness: Callable[..., Harness]) -> None:
+    harness = make_harness(join_seconds=0.0)
+    table_id, _ = harness.open()
+    before = harness.snapshot()
+    with harness.client.websocket_connect(f"/ws/tables/{table_id}") as socket:
+        error = socket.receive_json()
+        assert error["type"] == "error" and error["code"] == "join_timeout"
+        assert "joins its table within 0 seconds" in error["message"]
+        assert '"seat": null' in error["message"]
+        assert "joins its table" in closed_with(socket, CLOSE_REFUSED)
+    assert harness.snapshot() == before
+    assert harness.server.open_connections == 0
 
 
 # -------------------------------------------------------------- HTTP: new tables
@@ -665,6 +785,24 @@ def test_a_body_that_is_not_a_json_object_is_refused(harness: Harness, body: byt
     assert error["code"] == "bad_json"
     assert "not JSON" in error["message"] or "one JSON object" in error["message"]
     assert harness.listed() == []
+
+
+@pytest.mark.parametrize("route", ["/api/tables", "/api/replays"])
+@pytest.mark.parametrize("body", ["[" * 100_000 + "]" * 100_000,
+                                  '{"a": ' * 100_000 + "0" + "}" * 100_000,
+                                  '{"game": "power_hungry_pets", "seats": ' + nested(40) + "}"],
+                         ids=["arrays-100000", "objects-100000", "a-field-40"])
+def test_a_deeply_nested_body_is_refused(harness: Harness, route: str, body: str,
+                                         caplog: pytest.LogCaptureFixture) -> None:
+    response = harness.client.post(route, content=body.encode(),
+                                   headers={"content-type": "application/json"})
+    assert response.status_code == 400, response.text
+    error = response.json()
+    assert error["code"] == "bad_json"
+    assert error["message"] == "the body nests arrays and objects more than 32 deep; the " \
+                               "limit is 32"
+    assert harness.listed() == [] and not harness.server.replays._replays
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
 
 
 def test_an_oversized_body_is_refused_by_its_length(
@@ -852,6 +990,37 @@ def test_an_uploaded_record_is_replayed(harness: Harness) -> None:
                                "action": document["moves"][1][1]}
 
 
+def test_an_uploaded_record_with_a_long_text_is_refused_and_names_the_field(
+        harness: Harness) -> None:
+    name, _ = _finished(harness)
+    document = json.loads((harness.server.settings.records / name).read_text())
+    limit = MAX_TEXT
+    cases = [
+        # The review's upload: a 1.9 MB player's name.
+        ({**document, "players": ["heuristic", "x" * 1_900_000]},
+         f"text in an uploaded record is at most {limit} characters; players[1] holds "
+         "1,900,000"),
+        ({**document, "options": {**document["options"], "o" * (limit + 1): 1}},
+         f"a key of options holds {limit + 1}"),
+        ({**document, "moves": [*document["moves"][:3], [0, "m" * 5000]]},
+         "moves[3][1] holds 5,000"),
+    ]
+    for bad, words in cases:
+        response = harness.client.post("/api/replays", json={"document": bad})
+        assert response.status_code == 400
+        assert response.json()["code"] == "bad_record"
+        assert words in response.json()["message"], response.json()
+    assert harness.server.replays._replays == {}
+    # At the limit, a label is a label.
+    label = "h" * limit
+    response = harness.client.post("/api/replays",
+                                   json={"document": {**document,
+                                                      "players": ["heuristic", label]}})
+    assert response.status_code == 201, response.text
+    view = harness.client.get(f"/api/replays/{response.json()['replay']}").json()
+    assert view["players"] == ["heuristic", label]
+
+
 def test_a_record_that_does_not_replay_is_refused(harness: Harness) -> None:
     name, table = _finished(harness)
     document = json.loads((harness.server.settings.records / name).read_text())
@@ -1027,8 +1196,24 @@ def test_idle_tables_are_closed_and_their_listeners_told(
         assert closed["type"] == "closed" and closed["table"] == idle_id
         assert "idle" in closed["message"]
         assert harness.listed() == [busy_id]
-        refused(socket, {"type": "join", "seat": None}, "no_table")
+        # Nothing more to do there: the websocket is closed after the message.
+        assert closed_with(socket, 1000) == "the table is closed"
     assert harness.call(harness.server.hub.close_idle) == []
+
+
+def test_a_table_slow_to_build_is_idle_from_when_it_opens(
+        make_harness: Callable[..., Harness]) -> None:
+    harness = make_harness(idle_seconds=60.0)
+    game = find_game(PETS)
+
+    def build(table_id: str) -> WebTable:
+        table = WebTable(table_id, game, 2, {}, ["human", "human"], 1)
+        table.touched -= 61                 # as if building it took a minute (a model loads)
+        return table
+
+    table = harness.call(harness.server.hub.open, build)
+    assert harness.call(harness.server.hub.close_idle) == []
+    assert harness.listed() == [table.table_id]
 
 
 def test_a_closed_table_is_freed(harness: Harness) -> None:
@@ -1049,6 +1234,37 @@ def test_a_closed_table_is_freed(harness: Harness) -> None:
         harness.call(harness.server.hub.close, table_id, "closed by the test")
     gc.collect()
     assert [table() for table in tables] == [None, None]
+
+
+def test_finished_tables_make_room_for_new_ones(make_harness: Callable[..., Harness]) -> None:
+    harness = make_harness(max_tables=2)
+    hub = harness.server.hub
+    names, ids = [], []
+    for seed in (5, 6):                               # two bots-only games, played out
+        name, table = _finished(harness, seed)
+        harness.wait(table.table_id, lambda t: hub._tables[t.table_id].finished is not None)
+        names.append(name)
+        ids.append(table.table_id)
+    with harness.client.websocket_connect(f"/ws/tables/{ids[0]}") as watcher:
+        assert join(watcher, None)["record"] == names[0]
+        third, _ = harness.open()                     # not refused: the oldest one goes
+        closed = watcher.receive_json()
+        assert closed["type"] == "closed" and closed["table"] == ids[0]
+        assert closed["message"] == (
+            "the game is over and the table was closed to make room for a new one; its "
+            f"record {names[0]} stays and can be replayed")
+        closed_with(watcher, 1000)
+    assert harness.listed() == [ids[1], third]
+    # Its record stays, and replays.
+    assert sorted(harness.client.get("/api/records").json()["records"]) == sorted(names)
+    response = harness.client.post("/api/replays", json={"record": names[0]})
+    assert response.status_code == 201
+    # A table still played is never closed for room: at the limit again, refused.
+    fourth, _ = harness.open()                        # the second finished one goes
+    assert harness.listed() == [third, fourth]
+    response = harness.client.post("/api/tables", json=TWO_PEOPLE)
+    assert response.status_code == 503 and response.json()["code"] == "too_many_tables"
+    assert harness.listed() == [third, fourth]
 
 
 def test_the_reaper_closes_a_table_idle_for_a_tiny_while(
