@@ -247,7 +247,7 @@ def check_network_size(net_arch: Sequence[int], observations: int, actions: int,
     built: a run trains no network that its own policy file could not hold.
 
     Args:
-        what: the game the network plays, for the message (``"kuhn_poker at 2
+        what: the game the network plays, for the message (``"GAME at 2
             players"``).
 
     Raises:

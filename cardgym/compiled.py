@@ -47,9 +47,12 @@ def compiled_problem(game: Game, stream: str) -> str | None:
     if game.seats_out is not None:
         return f"{game.title}'s seats can leave during a game, which the compiled env does not follow"
     try:
-        load(game.batched)
+        engine = load(game.batched)
     except ImportError as error:
         return f"{error}"
+    if getattr(engine, "game", game) is not game:
+        return (f"the env's game is a changed copy of {game.title}, and the compiled rules "
+                "are the game's own")
     return None
 
 

@@ -135,11 +135,11 @@ def test_bench_prints_every_variant_and_the_leduc_reference(
     rows = markdown_rows(captured.out)
     labels = [(row[0], row[1], row[2]) for row in rows]
     expected = [(FIRST_NAME, str(count), variant)
-                for variant in (throughput.ENV, throughput.RAW, throughput.WRAPPED)]
+                for variant in throughput.game_factories(FIRST, count)]
     expected += [(name, "2", throughput.ENV) for name in throughput.load_comparisons()]
     if throughput.load_leduc() is not None:
         expected.append((throughput.LEDUC, "2", throughput.ENV))
-        assert rows[-1][5] == "1.00x"
+        assert rows[-1][5] == rows[-1][7] == "1.00x"  # steps and decisions
     assert labels == expected
     assert "round 1/1" in captured.err  # progress
 
