@@ -226,7 +226,7 @@ class CompiledTable:
         if over and not self._pays_during:
             # The game's own returns, exact (the kernels keep float32), from the row's
             # final position.
-            return StepOutcome(self.game.returns(engine.export(0)), game_over=True)
+            return StepOutcome(self.game.returns(engine.final_state(0)), game_over=True)
         rewards = engine.rewards[0]
         if rewards.tobytes() == self._no_rewards:
             return StepOutcome(game_over=True) if over else None

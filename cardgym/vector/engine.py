@@ -182,6 +182,16 @@ class BatchedEngine:
         self._export_rest(rows, state)
         return state
 
+    def final_state(self, i: int) -> Any:
+        """Game ``i`` as the reference engine's ``State`` as far as the end of a game
+        reads it: :meth:`export` less what the row format leaves to the engine (the
+        public record, say), for the game's ``returns`` and ``winners`` once it is
+        over, without the cost of rebuilding the record. An engine without a
+        ``row_format`` gives its whole :meth:`export`."""
+        if self.row_format is None:
+            return self.export(i)
+        return self.row_format.export(self._rows_of(self._row(i)), self.config)
+
     def load(self, i: int, state: Any) -> None:
         """Put the reference ``state`` (any reachable state of this config) into row
         ``i``: its bookkeeping restarts (returns and length 0), and ``over`` is set

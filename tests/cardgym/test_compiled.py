@@ -177,3 +177,16 @@ def test_an_env_class_that_changes_a_python_hook_plays_on_the_python_engine() ->
     assert Quieter(num_players=2).engine == "python"
     with pytest.raises(OptionError, match="overrides _game_encode"):
         Quieter(num_players=2, engine="compiled")
+
+
+@pytest.mark.parametrize("game", COMPILED, ids=lambda game: game.name)
+def test_a_rows_final_state_holds_what_the_end_of_a_game_reads(game: Any) -> None:
+    # The env pays a finished game's returns from it (without rebuilding the record).
+    engine = game.make_batched(3, game.player_counts[-1])
+    engine.reset(seed=8)
+    while not engine.over.all():
+        engine.step(engine.random_actions(engine.legal_masks()), autoreset=False)
+    for row in range(3):
+        final, whole = engine.final_state(row), engine.export(row)
+        assert game.returns(final) == game.returns(whole)
+        assert game.winners(final) == game.winners(whole)
