@@ -376,8 +376,8 @@ an option (the base layout did not change). v1 (issue 16): the public record
 with the expansion, a Favor's or Garbage Collection's marked copy is its own action
 (`give:<card>:marked`, `garbage:<card>:marked`; 605 -> 649 actions). The base
 action table did not change (319 actions). v2: the game's chance comes from one
-SplitMix64 stream (:mod:`cardgym.chance`), so that a seed deals the same game here,
-in the parallel env and in row 0 of the batched engine; actions and observations
+SplitMix64 stream (:mod:`cardgym.chance`), the one the batched engines of the other
+games draw from, so that a seed names one game everywhere; actions and observations
 did not change (policies trained on v1 play v2). v1 stays registered
 (`version=1`, or `pettingzoo.make` with `-v1`) and deals from numpy's PCG64
 generator as before, with a deprecation warning.

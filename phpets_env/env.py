@@ -165,8 +165,8 @@ Version history: v0, first release. v1: the public record in every observation
 (`recent_moves`, the last 10 events less the turn-start draws; `ruled_out`, the
 values the table knows a seat does not hold), 395 -> 960 floats; `cardgym play` and
 the ansi render tell what happened since a seat's last move. v2: the game's chance comes from one
-SplitMix64 stream (:mod:`cardgym.chance`), so that a seed deals the same game here,
-in the parallel env and in row 0 of the batched engine; actions and observations
+SplitMix64 stream (:mod:`cardgym.chance`), so that a seed deals the same game here
+and in row 0 of the batched engine; actions and observations
 did not change (policies trained on v1 play v2). v1 stays registered
 (`version=1`, or `pettingzoo.make` with `-v1`) and deals from numpy's PCG64
 generator as before, with a deprecation warning.

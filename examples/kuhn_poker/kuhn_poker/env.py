@@ -57,8 +57,8 @@ Actions:
 <!-- /action-table -->
 
 Version history: v1, the first version. v2: the game's chance comes from one
-SplitMix64 stream (:mod:`cardgym.chance`), so that a seed deals the same game here,
-in the parallel env and in row 0 of the batched engine; actions and observations
+SplitMix64 stream (:mod:`cardgym.chance`), so that a seed deals the same game here
+and in row 0 of the batched engine; actions and observations
 did not change (policies trained on v1 play v2). v1 stays registered
 (`version=1`, or `pettingzoo.make` with `-v1`) and deals from numpy's PCG64
 generator as before, with a deprecation warning.
