@@ -80,7 +80,9 @@ def test_the_benchmark_reads_memory_at_ten_checkpoints_and_tabulates_them() -> N
     row = measure("karel_kakelaar", 2, {}, 20, trace=True)
     assert [point.games for point in row.checkpoints] == list(range(2, 21, 2))
     assert all(point.rss_mib > 0 for point in row.checkpoints)
-    assert all(point.traced_mib is not None and point.traced_mib > 0
+    # Read at every checkpoint (on the compiled rules, the env's default here, what
+    # Python holds can round to 0.0 MiB).
+    assert all(point.traced_mib is not None and point.traced_mib >= 0
                for point in row.checkpoints)
     assert row.traced_bytes_per_game is not None
     table = format_markdown([row], "python -m benchmarks.memory --games 20 --trace")
