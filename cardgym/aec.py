@@ -83,12 +83,27 @@ _ENGINE_HOOKS = ("_game_new", "_game_to_act", "_game_legal_mask", "_game_apply",
                  "_game_encode")
 
 
-def warn_legacy(game: Game, version: int) -> None:
-    """The one-line note that an env of a legacy ``version`` of ``game`` is deprecated."""
-    warnings.warn(f"{game.env_id_of(version)} is deprecated: it deals from numpy's PCG64 "
-                  f"generator; {game.env_id} plays the same rules on the game's shared stream "
-                  "(cardgym.chance), the games a batched engine deals for the same seed",
-                  DeprecationWarning, stacklevel=4)
+def take_version(env: Any, version: int | None) -> None:
+    """Set ``env.stream`` and ``env.version`` for the env ``version`` of its game
+    (``None``: the newest); a legacy version warns, in one line, that it is
+    deprecated, and names itself in the env's ``metadata``. The AEC and the parallel
+    envs alike.
+
+    Raises:
+        OptionError: not a version the game keeps.
+    """
+    game = env.game
+    #: The stream the game's chance comes from (:data:`cardgym.chance.STREAMS`).
+    env.stream = game.stream_of(version)
+    #: The env version (its id is ``game.env_id_of(version)``).
+    env.version = game.version if version is None else int(version)
+    if env.stream != SPLITMIX64:
+        warnings.warn(f"{game.env_id_of(env.version)} is deprecated: it deals from numpy's "
+                      f"PCG64 generator; {game.env_id} plays the same rules on the game's "
+                      "shared stream (cardgym.chance), the games a batched engine deals for the "
+                      "same seed", DeprecationWarning, stacklevel=5)
+        # An instance's own, over the class's.
+        env.metadata = {**env.metadata, "name": f"{game.name}_v{env.version}"}
 
 
 def mask_to_array(mask: int, num_actions: int) -> NDArray[np.int8]:
@@ -154,15 +169,9 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
     ) -> None:
         super().__init__()
         game = self.game
-        #: The stream the game's chance comes from (:data:`cardgym.chance.STREAMS`).
-        self.stream = game.stream_of(version)
-        #: The env version (its id is ``game.env_id_of(version)``).
-        self.version = game.version if version is None else int(version)
-        if self.stream != SPLITMIX64:
-            warn_legacy(game, self.version)
-            # An instance's own, over the class's.
-            self.metadata = {**self.metadata,  # type: ignore[misc]
-                             "name": f"{game.name}_v{self.version}"}
+        self.stream: str
+        self.version: int
+        take_version(self, version)
         #: The rules the game is played by: ``"compiled"`` or ``"python"``.
         self.engine = choose_engine(game, engine, self.stream, [
             name for name in _ENGINE_HOOKS
@@ -297,9 +306,14 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
 
     @game_state.setter
     def game_state(self, state: StateT | None) -> None:
-        if self._table is not None and state is not None:
-            self._table.set_state(state)
-        self._state = state
+        # Under the compiled rules ``_state`` is only whether a game has begun (the
+        # table), the state itself the table's.
+        table = self._table
+        if table is not None and state is not None:
+            table.set_state(state)
+            self._state = table  # type: ignore[assignment]
+        else:
+            self._state = state
 
     @property
     def np_random(self) -> Chance:
@@ -374,17 +388,16 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         state, or the scenario's state (read by the Python engine) loaded there,
         which it returns."""
         stream = rng.bit_generator.state
+        state = None
         if scenario is None:
             table.random.bit_generator.state = stream
-            table.deal()
-            # Started; the state is the table's (its replay, made when asked for).
-            self._state = True  # type: ignore[assignment]
-            return None
-        start = GameRandom(0)
-        start.bit_generator.state = stream
-        state = start_game(self.game, lambda: self._game_new(start, scenario), start, True)
-        table.set_state(state, start.state)
-        self._state = state
+            table.deal()  # the state is the table's replay, made when asked for
+        else:
+            start = GameRandom(0)
+            start.bit_generator.state = stream
+            state = start_game(self.game, lambda: self._game_new(start, scenario), start, True)
+            table.set_state(state, start.state)
+        self._state = table  # type: ignore[assignment]  # begun (see game_state)
         return state
 
     def position(self) -> dict[str, Any]:

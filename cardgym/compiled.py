@@ -139,10 +139,9 @@ class CompiledTable:
         #: The game's generator: the row's stream.
         self.random = GameRandom(0)
         self.random.bit_generator = _RowBits(engine.rng, self)
-        # The Python replay: the state it starts from (``None``: the deal of the
-        # stream state ``_origin_stream``), what happened since (actions, and stream
-        # states set between steps), and how far the replay has come.
-        self._origin: Any = None
+        # The Python replay (``None`` until asked for: then the deal of the stream state
+        # ``_origin_stream``), what happened since it began (actions, and stream states
+        # set between steps), and how far it has come.
         self._origin_stream = 0
         self._since: list[int | tuple[int]] = []
         self._replay: Any = None
@@ -155,7 +154,7 @@ class CompiledTable:
 
     def deal(self) -> None:
         """A new game dealt from the row's stream as it stands."""
-        self._start(None, int(self.engine.rng[0]))
+        self._start(int(self.engine.rng[0]))
         self.engine.reset(rows=np.ones(1, np.bool_))
         self._legal_fresh = False
 
@@ -166,15 +165,15 @@ class CompiledTable:
             stream = int(self.engine.rng[0])
         self.engine.load(0, state)
         self.engine.rng[0] = np.uint64(stream)
-        self._start(state.clone(), stream)
+        self._start(stream)
         # The state handed in is the replay, and it follows the game (its giver may
         # hold it, as under the Python engine).
         self._replay, self._replayed, self._following = state, 0, True
         self._replay_random.bit_generator.value = stream
         self._legal_fresh = False
 
-    def _start(self, origin: Any, stream: int) -> None:
-        self._origin, self._origin_stream = origin, stream
+    def _start(self, stream: int) -> None:
+        self._origin_stream = stream
         self._since = []
         self._replay, self._replayed = None, 0
         self._following = False
@@ -187,9 +186,6 @@ class CompiledTable:
 
     def to_act(self) -> int:
         return int(self.engine.to_act[0])
-
-    def is_over(self) -> bool:
-        return bool(self.engine.over[0])
 
     def observe(self, seat: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
         """``seat``'s observation and mask, new arrays."""
@@ -244,12 +240,9 @@ class CompiledTable:
     def _catch_up(self) -> Any:
         """The replay, brought up to date."""
         replay = self._replay
-        if replay is None:
+        if replay is None:  # a dealt game, first asked for
             self._replay_random.bit_generator.value = self._origin_stream
-            if self._origin is None:
-                replay = self.game.new_game(self.config, self._replay_random)
-            else:
-                replay = self._origin.clone()
+            replay = self.game.new_game(self.config, self._replay_random)
             self._replay, self._replayed = replay, 0
         since = self._since
         if self._replayed < len(since):

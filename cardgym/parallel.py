@@ -34,8 +34,8 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
-from cardgym.aec import RENDER_FPS, RENDER_MODES, warn_legacy
-from cardgym.chance import SPLITMIX64, Chance, new_generator
+from cardgym.aec import RENDER_FPS, RENDER_MODES, take_version
+from cardgym.chance import Chance, new_generator
 from cardgym.env_checks import (
     check_env_arguments,
     check_picture_support,
@@ -95,14 +95,9 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         illegal_action: str = "raise",
         version: int | None = None,
     ) -> None:
-        #: The stream the game's chance comes from, and the env version.
-        self.stream = self.game.stream_of(version)
-        self.version = self.game.version if version is None else int(version)
-        if self.stream != SPLITMIX64:
-            warn_legacy(self.game, self.version)
-            # An instance's own, over the class's.
-            self.metadata = {**self.metadata,  # type: ignore[misc]
-                             "name": f"{self.game.name}_v{self.version}"}
+        self.stream: str
+        self.version: int
+        take_version(self, version)
         check_env_arguments(self.metadata["render_modes"], num_players, render_mode,
                             render_seat, illegal_action, to_act="the seat whose commit is next")
         check_picture_support(self.game, render_mode)
