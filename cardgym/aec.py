@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from cardgym.actions import ActionTable
-from cardgym.chance import SPLITMIX64, Chance, GameRandom, new_generator
+from cardgym.chance import SPLITMIX64, Chance, new_generator
 from cardgym.compiled import CompiledTable, choose_engine
 from cardgym.env_checks import (
     _summarise,
@@ -384,21 +384,15 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
 
     def _compiled_reset(self, table: CompiledTable, rng: Chance,
                         scenario: dict[str, Any] | None) -> StateT | None:
-        """A new game in the compiled rules: dealt in the row from ``rng``'s stream
-        state, or the scenario's state (read by the Python engine) loaded there,
-        which it returns."""
-        stream = rng.bit_generator.state
-        state = None
-        if scenario is None:
-            table.random.bit_generator.state = stream
-            table.deal()  # the state is the table's replay, made when asked for
-        else:
-            start = GameRandom(0)
-            start.bit_generator.state = stream
-            state = start_game(self.game, lambda: self._game_new(start, scenario), start, True)
-            table.set_state(state, start.state)
+        """A new game in the compiled rules (:meth:`CompiledTable.begin`): dealt in the
+        row from ``rng``'s stream state, or the scenario's state (read by the Python
+        engine) loaded there, which it returns."""
+        make = None if scenario is None else (
+            lambda start: start_game(self.game, lambda: self._game_new(start, scenario), start,
+                                     True))
+        state = table.begin(rng.bit_generator.state, make)
         self._state = table  # type: ignore[assignment]  # begun (see game_state)
-        return state
+        return state  # type: ignore[no-any-return]
 
     def position(self) -> dict[str, Any]:
         """The current state as a scenario, in JSON types: ``reset(options={"scenario":

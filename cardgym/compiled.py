@@ -20,7 +20,7 @@ the env's ``game_state`` (``_replace_state``), which loads it into the row.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -30,7 +30,7 @@ from cardgym.chance import SPLITMIX64, GameRandom, SplitMix64
 from cardgym.errors import OptionError
 from cardgym.game import Game, StepOutcome, load
 
-__all__ = ["ENGINES", "CompiledTable", "choose_engine"]
+__all__ = ["ENGINES", "CompiledTable", "batched_problem", "choose_engine", "compiled_problem"]
 
 #: The values of an env's ``engine`` argument.
 ENGINES: Final = ("auto", "compiled", "python")
@@ -46,12 +46,21 @@ def compiled_problem(game: Game, stream: str) -> str | None:
                 "compiled rules do not draw from")
     if game.seats_out is not None:
         return f"{game.title}'s seats can leave during a game, which the compiled env does not follow"
+    return batched_problem(game)
+
+
+def batched_problem(game: Game) -> str | None:
+    """Why ``game``'s batched engine cannot play its positions (it has none, numba is
+    missing, or ``game`` is a changed copy of the game it was written for), or
+    ``None`` when it can."""
+    if game.batched is None:
+        return f"{game.title} has no compiled rules (no batched engine) yet"
     try:
         engine = load(game.batched)
     except ImportError as error:
         return f"{error}"
     if getattr(engine, "game", game) is not game:
-        return (f"the env's game is a changed copy of {game.title}, and the compiled rules "
+        return (f"the game is a changed copy of {game.title}, and the compiled rules "
                 "are the game's own")
     return None
 
@@ -149,8 +158,27 @@ class CompiledTable:
         self._replayed = 0
         #: Whether the replay follows every step (it has been asked for this game).
         self._following = False
+        # The row and seat indices of :meth:`stage_view`, by seats asked for.
+        self._stage_seats: dict[tuple[int, ...], tuple[NDArray[np.int64], NDArray[np.int64]]] = {}
 
     # ------------------------------------------------------------ starting
+
+    def begin(self, stream: Any, make: Callable[[GameRandom], Any] | None) -> Any:
+        """A new game, an env's reset: dealt in the row from the stream state
+        ``stream`` (a generator's ``bit_generator.state``), or, with ``make``, the
+        state ``make`` builds from a generator at that stream state (a scenario read
+        by the Python engine), loaded into the row with the stream where ``make``
+        left it. Returns that state (``None`` for a deal: the replay is made when
+        asked for)."""
+        if make is None:
+            self.random.bit_generator.state = stream
+            self.deal()
+            return None
+        start = GameRandom(0)
+        start.bit_generator.state = stream
+        state = make(start)
+        self.set_state(state, start.state)
+        return state
 
     def deal(self) -> None:
         """A new game dealt from the row's stream as it stands."""
@@ -206,6 +234,26 @@ class CompiledTable:
         """The legal actions of the seat to act as a bit mask (bit ``i``: action ``i``)."""
         return int.from_bytes(np.packbits(self.legal(), bitorder="little").tobytes(), "little")
 
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.engine.over[0])
+
+    def stage_view(self, seats: Sequence[int]) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+        """What a step in which every seat acts at once (a parallel env's) shows each of
+        ``seats``: its observation and its mask, one row per seat of two new arrays,
+        in one kernel call. For a game whose engine has ``observe_stage`` (the mask of
+        a seat that is not the seat to act is the engine's to say)."""
+        key = tuple(seats)
+        indices = self._stage_seats.get(key)
+        if indices is None:
+            indices = self._stage_seats[key] = (np.zeros(len(key), np.int64),
+                                                np.array(key, np.int64))
+        engine = self.engine
+        obs = np.empty((len(key), engine.obs_dim), np.float32)
+        masks = np.empty((len(key), engine.num_actions), np.int8)
+        engine.observe_stage(indices[0], indices[1], obs, masks)  # type: ignore[attr-defined]
+        return obs, masks
+
     # ------------------------------------------------------------ moving
 
     def apply(self, action: int) -> StepOutcome | None:
@@ -237,20 +285,45 @@ class CompiledTable:
         self._following = True
         return self._catch_up()
 
-    def _catch_up(self) -> Any:
-        """The replay, brought up to date."""
+    @property
+    def following(self) -> bool:
+        """Whether the replay follows every step (the state was asked for since the
+        game began), so that reading :attr:`state` costs nothing."""
+        return self._following
+
+    def mark(self) -> int:
+        """A mark of the game as it stands: :meth:`state_at` gives the state as it
+        stood here later in the same game (until the next deal or state set)."""
+        return len(self._since)
+
+    def state_at(self, mark: int) -> Any:
+        """The replay brought up to ``mark`` (:meth:`mark`), no further: the state as
+        it stood there. The replay goes on from it when :attr:`state` is read.
+
+        Raises:
+            ValueError: the replay is past ``mark`` already, or ``mark`` is ahead of
+                the game.
+        """
+        if not self._replayed <= mark <= len(self._since):
+            raise ValueError(f"the replay is at {self._replayed} of {len(self._since)} "
+                             f"moves; it cannot be brought to {mark}")
+        return self._catch_up(mark)
+
+    def _catch_up(self, upto: int | None = None) -> Any:
+        """The replay, brought up to date (or to ``upto`` moves since its start)."""
         replay = self._replay
         if replay is None:  # a dealt game, first asked for
             self._replay_random.bit_generator.value = self._origin_stream
             replay = self.game.new_game(self.config, self._replay_random)
             self._replay, self._replayed = replay, 0
         since = self._since
-        if self._replayed < len(since):
+        end = len(since) if upto is None else upto
+        if self._replayed < end:
             apply, rng = self.layout.apply, self._replay_random
-            for item in since[self._replayed:]:
+            for item in since[self._replayed:end]:
                 if isinstance(item, tuple):
                     rng.bit_generator.value = item[0]
                 else:
                     apply(replay, item, rng)
-            self._replayed = len(since)
+            self._replayed = end
         return replay

@@ -10,6 +10,13 @@ through its contract (:class:`cardgym.game.Game`) and does the PettingZoo
 bookkeeping: cached spaces, Gymnasium seeding semantics, the checks of every
 agent's action, rewards at the end, rendering with the narration of the last step.
 
+The game is played by the Python engine or, as in the AEC env, by its compiled rules
+(``engine="compiled"``, :mod:`cardgym.compiled`): a one-row batched engine shows
+every seat its observation and its mask in one kernel call per step, and the
+stage's commits are kernel steps; what the kernels do not keep (the record, and so
+the narration, table views, pictures and positions) comes from the Python engine's
+replay of the game, made when first asked for.
+
 Guarantees:
 
 - ``step`` and ``render`` before ``reset``, or ``step`` after the game ended, raise
@@ -36,13 +43,14 @@ from pettingzoo import ParallelEnv
 
 from cardgym.aec import RENDER_FPS, RENDER_MODES, take_version
 from cardgym.chance import Chance, new_generator
+from cardgym.compiled import CompiledTable, choose_engine
 from cardgym.env_checks import (
     check_env_arguments,
     check_picture_support,
     scenario_of,
     start_game,
 )
-from cardgym.errors import IllegalMoveError, OrderError
+from cardgym.errors import IllegalMoveError, OptionError, OrderError
 from cardgym.game import Game, Layout
 from cardgym.reading import PICTURE_SIZE, table_viewer
 from cardgym.record import TABLE, events_as_seen_by
@@ -56,6 +64,10 @@ Observation = dict[str, NDArray[Any]]
 StepResult = tuple[dict[str, Observation], dict[str, float], dict[str, bool], dict[str, bool],
                    dict[str, dict[str, Any]]]
 
+#: The hooks through which a parallel env plays: a class that overrides one of them
+#: below the class that plays on the compiled rules plays on the Python engine.
+_ENGINE_HOOKS = ("_stage_mask", "_play_stage", "_observe")
+
 
 class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-arg]
     """Shared parallel machinery over a card-game engine.
@@ -63,7 +75,10 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
     A subclass sets the class attributes ``game`` (the game's
     :class:`~cardgym.game.Game`) and ``metadata``, sets ``self.config`` (the game's
     checked rule options) before calling ``__init__``, and fills in the hooks
-    :meth:`_stage_mask` and :meth:`_play_stage`.
+    :meth:`_stage_mask` and :meth:`_play_stage`. A subclass whose game's batched
+    engine shows a stage (``observe_stage``, as :meth:`_stage_mask` and
+    :meth:`_observe` do) and whose :meth:`_play_stage` also plays on the compiled
+    rules sets ``plays_compiled = True`` in its class body.
 
     Args:
         num_players: seats at the table; agents are ``player_0`` .. ``player_{n-1}``.
@@ -77,6 +92,13 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         version: the env version, as in the AEC env (:class:`cardgym.aec.CardGameEnv`):
             the newest deals from the game's shared stream, a legacy one from
             numpy's PCG64 generator.
+        engine: ``"auto"`` (default), ``"compiled"`` or ``"python"``, chosen as in the
+            AEC env: ``"compiled"`` plays the game in the game's batched engine
+            (:mod:`cardgym.compiled`; the ``vector`` extra), the Python engine
+            producing what the kernels do not keep (the record, positions, table
+            views) when asked; ``"python"`` plays it in the Python engine; ``"auto"``
+            takes the compiled rules where the game and the env class have them and
+            numba is installed. Both play the same games, step for step.
     """
 
     game: ClassVar[Game]
@@ -86,6 +108,8 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         "render_modes": list(RENDER_MODES), "is_parallelizable": True,
         "render_fps": RENDER_FPS,
     }
+    #: Whether the class plays on the compiled rules too (see the class).
+    plays_compiled: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -94,10 +118,15 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         render_seat: int | str | None = None,
         illegal_action: str = "raise",
         version: int | None = None,
+        engine: str = "auto",
     ) -> None:
         self.stream: str
         self.version: int
         take_version(self, version)
+        #: The rules the game is played by: ``"compiled"`` or ``"python"``.
+        self.engine = self._choose_engine(engine)
+        self._table = (CompiledTable(self.game, self.config) if self.engine == "compiled"
+                       else None)
         check_env_arguments(self.metadata["render_modes"], num_players, render_mode,
                             render_seat, illegal_action, to_act="the seat whose commit is next")
         check_picture_support(self.game, render_mode)
@@ -120,12 +149,31 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         self._action_spaces: dict[str, spaces.Space[Any]] = {
             agent: spaces.Discrete(num_actions) for agent in self.possible_agents
         }
-        self.game_state: StateT | None = None
+        # The game's state; under the compiled rules only whether a game has begun (the
+        # table), the state itself the table's (see ``game_state``).
+        self._state: Any = None
         self._np_random: Chance | None = None
         self._masks: list[int] = [0] * num_players
         self._penalties: list[float] = [0.0] * num_players
         # Index in the record of the first event of the last step (narrated by render()).
         self._step_start = 0
+        # Under the compiled rules, until the record is asked for: the table's mark
+        # (``CompiledTable.mark``) where the last step began, ``_step_start`` to be.
+        self._step_mark: int | None = None
+
+    def _choose_engine(self, engine: Any) -> str:
+        """The engine the env plays with for the ``engine`` argument (see the class)."""
+        cls = type(self)
+        home = next((k for k in cls.__mro__ if k.__dict__.get("plays_compiled")), None)
+        overridden = [] if home is None else [
+            name for name in _ENGINE_HOOKS if getattr(cls, name) is not getattr(home, name)]
+        chosen = choose_engine(self.game, engine, self.stream, overridden)
+        if chosen == "compiled" and home is None:
+            if engine == "compiled":
+                raise OptionError(f"engine='compiled' is not available: {cls.__name__} plays "
+                                  "on the Python engine only; use engine='python' or 'auto'")
+            return "python"
+        return chosen
 
     # ------------------------------------------------------------------ hooks
 
@@ -136,8 +184,40 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
 
     def _play_stage(self, chosen: list[int]) -> None:
         """Commit ``chosen[seat]`` of every seat with a decision, in the game's order,
-        until the stage resolves."""
+        until the stage resolves (under the compiled rules on the table,
+        ``self._table``, in the same order)."""
         raise NotImplementedError
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def game_state(self) -> StateT | None:
+        """The game's state, as the AEC env's (:attr:`cardgym.aec.CardGameEnv.game_state`:
+        under the compiled rules, the replay brought up to date when this is read)."""
+        table = self._table
+        if table is None or self._state is None:
+            return self._state  # type: ignore[no-any-return]
+        self._settle_step_start(table)
+        return table.state  # type: ignore[no-any-return]
+
+    @game_state.setter
+    def game_state(self, state: StateT | None) -> None:
+        table = self._table
+        if table is not None and state is not None:
+            if self._state is not None:
+                self._settle_step_start(table)
+            table.set_state(state)
+            self._state = table
+        else:
+            self._state = state
+
+    def _settle_step_start(self, table: CompiledTable) -> None:
+        """``_step_start`` from the replay, where the last step began (before the
+        replay goes past it)."""
+        mark = self._step_mark
+        if mark is not None:
+            self._step_mark = None
+            self._step_start = len(self.game.log(table.state_at(mark)))
 
     # ----------------------------------------------------------------- spaces
 
@@ -174,17 +254,33 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
             rng, _ = new_generator(self.stream, seed)
         else:
             rng = self._np_random
-        state = start_game(self.game, lambda: self.game.new_game(self.config, rng, scenario),
-                           rng, scenario is not None)
-        self._np_random = rng
-        self.game_state = state
-        self._step_start = 0
+        table = self._table
+        if table is None:
+            state = start_game(self.game, lambda: self.game.new_game(self.config, rng, scenario),
+                               rng, scenario is not None)
+            self._np_random = rng
+            self._state = state
+        else:
+            self._compiled_reset(table, rng, scenario)
+            self._np_random = table.random
+        self._step_start, self._step_mark = 0, None
         self.agents = self.possible_agents[:]
         result: tuple[dict[str, Observation], dict[str, dict[str, Any]]] = (
             self._observations(), {agent: {} for agent in self.agents})
         if self.render_mode == "human":
             self.render()
         return result
+
+    def _compiled_reset(self, table: CompiledTable, rng: Chance,
+                        scenario: dict[str, Any] | None) -> None:
+        """A new game in the compiled rules, as the AEC env's
+        (:meth:`CompiledTable.begin`)."""
+        make = None if scenario is None else (
+            lambda start: start_game(self.game, lambda: self.game.new_game(self.config, start,
+                                                                           scenario),
+                                     start, True))
+        table.begin(rng.bit_generator.state, make)
+        self._state = table
 
     def step(self, actions: dict[str, Any]) -> StepResult:
         """Every live agent's action for the current stage; returns observations,
@@ -197,8 +293,7 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         return result
 
     def _step(self, actions: dict[str, Any]) -> StepResult:
-        state = self.game_state
-        if state is None:
+        if self._state is None:
             raise OrderError("step() called before reset(); call env.reset() first")
         if not self.agents:
             raise OrderError("step() called after the game ended; call reset()")
@@ -206,10 +301,23 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         agents = self.agents
         if chosen is None:  # illegal_action="lose": the offenders lose, the game ends
             return self._finish(agents, [float(r) for r in self._penalties])
-        self._step_start = len(self.game.log(state))
-        self._play_stage(chosen)
-        if self.game.is_over(state):
-            return self._finish(agents, self.game.returns(state))
+        table = self._table
+        if table is None:
+            state = self._state
+            self._step_start = len(self.game.log(state))
+            self._play_stage(chosen)
+            if self.game.is_over(state):
+                return self._finish(agents, self.game.returns(state))
+        else:
+            if table.following:
+                self._step_start, self._step_mark = len(self.game.log(table.state)), None
+            else:
+                self._step_mark = table.mark()
+            self._play_stage(chosen)
+            if table.is_over():
+                # The game's own returns, exact, from the row's final position.
+                return self._finish(agents,
+                                    self.game.returns(table.engine.final_state(0)))
         observations = self._observations()
         return (observations, {a: 0.0 for a in agents}, {a: False for a in agents},
                 {a: False for a in agents}, {a: {} for a in agents})
@@ -227,7 +335,7 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
             warnings.warn("render() called without a render_mode; pass render_mode='ansi', "
                           "'human' or 'rgb_array'", stacklevel=2)
             return None
-        if self.game_state is None:
+        if self._state is None:
             raise OrderError("render() called before reset(); call env.reset() first")
         if self.render_mode == "rgb_array":
             return self.render_image(self.render_seat)
@@ -249,7 +357,7 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
             ViewerError: ``agent`` is none of these; nothing changes.
             OrderError: before ``reset()``.
         """
-        if self.game_state is None:
+        if self._state is None:
             raise OrderError("table_view() called before reset(); call env.reset() first")
         return self._table_view(table_viewer(agent, self.possible_agents))
 
@@ -258,7 +366,7 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         """A picture of the table (:mod:`cardgym.picture`) as ``seat`` sees it (``None``:
         the seat whose commit is next; ``"full"``: everything), ``(height, width, 3)``
         ``uint8``."""
-        if self.game_state is None:
+        if self._state is None:
             raise OrderError("render_image() called before reset(); call env.reset() first")
         from cardgym.picture import table_image  # Pillow only once a picture is asked for
 
@@ -301,6 +409,9 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
         return self.layout.encode(self.game.player_view(self.game_state, seat))
 
     def _observations(self) -> dict[str, Observation]:
+        table = self._table
+        if table is not None:
+            return self._table_observations(table)
         over = self.game.is_over(self.game_state)
         out: dict[str, Observation] = {}
         for seat, agent in enumerate(self.possible_agents):
@@ -313,6 +424,19 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
                 "action_mask": np.array([mask >> i & 1 for i in range(self._num_actions)],
                                         dtype=np.int8),
             }
+        return out
+
+    def _table_observations(self, table: CompiledTable) -> dict[str, Observation]:
+        """:meth:`_observations` under the compiled rules: every live seat's view of
+        the stage in one kernel call."""
+        names, agents = self.possible_agents, self.agents
+        live = [seat for seat, agent in enumerate(names) if agent in agents]
+        obs, masks = table.stage_view(live)
+        packed = np.packbits(masks, axis=1, bitorder="little")
+        out: dict[str, Observation] = {}
+        for k, seat in enumerate(live):
+            self._masks[seat] = int.from_bytes(packed[k].tobytes(), "little")
+            out[names[seat]] = {"observation": obs[k], "action_mask": masks[k]}
         return out
 
     def _check(self, actions: dict[str, Any]) -> list[int] | None:
@@ -358,10 +482,12 @@ class CardGameParallelEnv(ParallelEnv, Generic[StateT]):  # type: ignore[type-ar
 
     def _finish(self, agents: list[str], rewards: Sequence[float]) -> StepResult:
         seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        table = self._table
+        seen = None if table is None else table.stage_view([seat_of[a] for a in agents])[0]
         observations: dict[str, Observation] = {}
-        for agent in agents:
+        for k, agent in enumerate(agents):
             observations[agent] = {
-                "observation": self._observe(seat_of[agent]),
+                "observation": self._observe(seat_of[agent]) if seen is None else seen[k],
                 "action_mask": np.zeros(self._num_actions, dtype=np.int8),
             }
         result: StepResult = (observations, {a: float(rewards[seat_of[a]]) for a in agents},

@@ -11,8 +11,12 @@ with what happened in the last step, as that seat saw it; with ``render_mode="hu
 ``reset()`` and ``step()`` print it by themselves. ``reset(options={"scenario":
 {...}})`` sets up any position, as in the AEC env (the same ``new_game``; a position
 in the middle of a stage keeps the commits made so far, and the next step asks the
-seats still to commit). See :mod:`kakelaar_env.env` for options, scenarios,
-observations (the public record included), actions and rewards.
+seats still to commit). ``engine`` chooses the rules the game is played by, as in the
+AEC env: by default (``"auto"``) the compiled rules where numba is installed, one
+kernel call showing every seat its observation and mask and one per commit, or the
+Python engine (``"python"``); both play the same games, step for step, and show the
+same table. See :mod:`kakelaar_env.env` for options, scenarios, observations (the
+public record included), actions and rewards.
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ __all__ = ["Observation", "ParallelKakelaar", "StepResult", "parallel_env"]
 class ParallelKakelaar(CardGameParallelEnv[State]):
     """Karel Kakelaar parallel environment; arguments as :func:`kakelaar_env.env.raw_env`
     (``render_seat``: a seat, ``None`` for the seat whose commit is next, or ``"full"``
-    for everything)."""
+    for everything; ``engine``: ``"auto"``, ``"compiled"`` or ``"python"``, see
+    :class:`cardgym.parallel.CardGameParallelEnv`)."""
 
     game = GAME
     metadata: ClassVar[dict[str, Any]] = {
@@ -42,6 +47,9 @@ class ParallelKakelaar(CardGameParallelEnv[State]):
         "render_fps": RENDER_FPS,
         "is_parallelizable": True,
     }
+    # The batched engine shows a stage (``Engine.observe_stage``: every seat's
+    # ``parallel_mask``), and ``_play_stage`` plays on the table too.
+    plays_compiled = True
 
     def __init__(
         self,
@@ -53,11 +61,12 @@ class ParallelKakelaar(CardGameParallelEnv[State]):
         render_seat: int | str | None = None,
         illegal_action: str = "raise",
         version: int | None = None,
+        engine: str = "auto",
     ) -> None:
         self.config = Config(num_players, worm_counts, reward, final_tie)  # type: ignore[arg-type]
         # A numpy integer is taken as an int.
         super().__init__(self.config.num_players, render_mode, render_seat, illegal_action,
-                         version)
+                         version, engine)
 
     def _stage_mask(self, seat: int) -> int:
         return parallel_mask(self.game_state, seat)  # type: ignore[arg-type]
@@ -65,6 +74,11 @@ class ParallelKakelaar(CardGameParallelEnv[State]):
     def _play_stage(self, chosen: list[int]) -> None:
         # The stage's commits are hidden until it resolves: committing them in the
         # engine's order is the same game as the AEC env's.
+        table = self._table
+        if table is not None:  # the same commits in the row: one kernel step each
+            for _ in range(table.engine.to_commit(0)):  # type: ignore[attr-defined]
+                table.apply(chosen[table.to_act()])
+            return
         state: State = self.game_state  # type: ignore[assignment]
         phase, version = state.phase, state.version
         while state.phase == phase and state.version == version:

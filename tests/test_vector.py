@@ -297,11 +297,13 @@ def test_the_guide_to_writing_an_engine_covers_the_whole_contract() -> None:
     guide = engine_guide()
     abstract = [name for name, member in vars(BatchedEngine).items()
                 if callable(member) and "raise NotImplementedError" in inspect.getsource(member)]
-    assert sorted(abstract) == ["_allocate", "_deal", "_observe", "_row_format", "_step"]
+    # _playout is optional: without it playout() steps one decision at a time.
+    assert sorted(abstract) == ["_allocate", "_deal", "_observe", "_playout", "_row_format",
+                                "_step"]
     # export and load: the base class's from a row format, or the engine's own.
     moving = ["row_format", "export", "load", "_export_rest", "_load_rest"]
     bookkeeping = [*_BOOKKEEPING, "rng"]
-    missing = [name for name in ("_allocate", "_deal", "_observe", "_step", *moving,
+    missing = [name for name in ("_allocate", "_deal", "_observe", "_step", "_playout", *moving,
                                  *bookkeeping, *CONTRACT_NAMES)
                if not re.search(rf"`[^`]*\b{re.escape(name)}\b[^`]*`", guide)]
     assert not missing, f"docs/vector.md's guide does not name {missing}"

@@ -61,6 +61,13 @@ Settings (spec ``ismcts:key=value,...``; see :func:`parse_settings`):
   game's batched engine (:mod:`cardgym.vector`), valued by their mean return; they
   play to the end of the game, so a match of rounds needs ``horizon=game`` with it
   (and rewards at the end of the match);
+- ``engine`` (default ``auto``), with ``rollout=random``: ``compiled`` plays each
+  random playout on the game's compiled rules (:mod:`cardgym.vector`), the
+  determinisation loaded into a one-row engine and played to the end of the game (or
+  of the round) in one compiled call, its moves and chance drawn from the row's
+  stream, seeded from the search's generator; ``python`` on the Python engine;
+  ``auto``, the compiled rules where the game has them and numba is installed. The
+  two engines draw different random moves, so one seed searches differently on each;
 - ``prior`` (default ``heuristic``) and ``w`` (default 1): the progressive bias;
   ``prior=none`` for plain UCB; ``prior=policy``: a learned policy network gives
   every legal action a probability ``p`` (from the acting seat's observation in the

@@ -12,7 +12,13 @@ from numpy.typing import NDArray
 from agents.engines import Engine
 from agents.ismcts.network import PolicyNetwork, load_model
 from agents.ismcts.reading import Reader
-from agents.ismcts.rollout import BatchedPlayouts, MaskArrays, Playouts, Prior
+from agents.ismcts.rollout import (
+    BatchedPlayouts,
+    CompiledPlayouts,
+    MaskArrays,
+    Playouts,
+    Prior,
+)
 from agents.ismcts.search import Search
 from agents.ismcts.settings import IsmctsSettings, SettingsError
 from agents.ismcts.tree import Node
@@ -60,6 +66,11 @@ class IsmctsPolicy:
         uses_playouts = self.settings.value == "rollout"
         self._batched = (self._batched_engine()
                          if self.settings.rollout == "batched" and uses_playouts else None)
+        #: The rules random playouts run on: ``"compiled"`` or ``"python"`` (the
+        #: ``engine`` setting, ``auto`` resolved for this game).
+        self.playout_engine = self._playout_engine() if uses_playouts else "python"
+        self._compiled = (self.engine.bound.make_batched(1)
+                          if self.playout_engine == "compiled" else None)
         self._network: PolicyNetwork | None = None
         if self.settings.uses_model:
             loaded = model if model is not None else load_model(self.settings.model, self.engine)
@@ -96,6 +107,23 @@ class IsmctsPolicy:
                 raise SettingsError("rollout=batched plays to the end of the game: use it with "
                                     "horizon=game")
         return self.engine.bound.make_batched(self.settings.playouts)
+
+    def _playout_engine(self) -> str:
+        """``compiled`` or ``python``, as the ``engine`` setting asks for random
+        playouts (:class:`~agents.ismcts.rollout.CompiledPlayouts`); ``python`` for
+        the other rollouts."""
+        engine = self.settings.engine
+        if self.settings.rollout != "random" or engine == "python":
+            return "python"
+        from cardgym.compiled import batched_problem
+
+        problem = batched_problem(self.engine.game)
+        if problem is None:
+            return "compiled"
+        if engine == "compiled":
+            raise SettingsError(f"ismcts engine=compiled: {problem}; use engine=python "
+                                "or engine=auto")
+        return "python"
 
     def _make_reader(self, heuristic: Any, arrays: MaskArrays) -> Reader:
         game = self.engine.game
@@ -172,8 +200,10 @@ class IsmctsPolicy:
         """Run the search from ``state`` for ``seat``; returns the root of its tree."""
         batched = (BatchedPlayouts(self._batched, int(rng.integers(2**63)))
                    if self._batched is not None else None)
+        compiled = (CompiledPlayouts(self.engine, self._compiled, int(rng.integers(2**63)))
+                    if self._compiled is not None else None)
         search = Search(self.engine, self.settings, self._playouts, self._prior, batched,
-                        self._network, self._reader)
+                        self._network, self._reader, compiled)
         root = search.run(state, seat, rng)
         self.last_root = root
         self._root_base = search.root_base

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from agents.engines import Engine
 from cardgym.aec import mask_to_array
 
-__all__ = ["BatchedPlayouts", "MaskArrays", "Playouts", "Prior"]
+__all__ = ["BatchedPlayouts", "CompiledPlayouts", "MaskArrays", "Playouts", "Prior"]
 
 
 class MaskArrays:
@@ -123,6 +123,44 @@ class BatchedPlayouts:
         batched.fill(state)
         returns = batched.playout()
         return [float(x) for x in returns.mean(axis=0)]
+
+
+class CompiledPlayouts:
+    """Random playouts on the game's compiled rules (``rollout=random,engine=compiled``):
+    each determinisation is loaded into a one-row batched engine and played on in one
+    compiled call, its random moves drawn from the row's generator.
+
+    Args:
+        engine: the game's engine adapter.
+        batched: the game's batched engine of one row.
+        seed: seeds the row's generator (from the search's generator, so that the
+            search stays a function of its generator).
+    """
+
+    def __init__(self, engine: Engine, batched: Any, seed: int) -> None:
+        self.engine = engine
+        self.batched = batched
+        batched.seed(seed)
+        rewards = engine.game.step_rewards
+        # Where the game pays its returns at the end alone, the row's rewards since
+        # the load are the returns of a game that ends in the playout.
+        self._returns_in_row = rewards is None or not rewards.pays_during(engine.config)
+
+    def value(self, state: Any, round_end: bool) -> list[float]:
+        """The returns of ``state`` (not over) played on at random to the end of the
+        game, or with ``round_end`` the engine's ``round_value`` where the playout
+        stopped at the end of the round ``state`` is in. ``state`` itself is left as
+        it is."""
+        batched = self.batched
+        batched.load(0, state)
+        batched.playout(round_end=round_end)
+        if batched.over[0] and self._returns_in_row:
+            return batched.returns[0].tolist()  # type: ignore[no-any-return]
+        end = batched.final_state(0)
+        engine = self.engine
+        if engine.is_over(end):
+            return engine.returns(end)
+        return engine.round_value(end)  # type: ignore[misc]
 
 
 class Prior:

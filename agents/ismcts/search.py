@@ -19,7 +19,7 @@ import numpy as np
 from agents.engines import Engine
 from agents.ismcts.network import PolicyNetwork
 from agents.ismcts.reading import Reader
-from agents.ismcts.rollout import BatchedPlayouts, Playouts, Prior
+from agents.ismcts.rollout import BatchedPlayouts, CompiledPlayouts, Playouts, Prior
 from agents.ismcts.settings import IsmctsSettings
 from agents.ismcts.tree import (
     Node,
@@ -50,6 +50,8 @@ class Search:
         network: the policy network of ``prior=policy`` and ``value=policy``, or
             ``None``.
         reader: weighs each determinisation (``reading=...``), or ``None``.
+        compiled: random playouts on the compiled rules (``engine=compiled``), or
+            ``None``.
 
     Attributes:
         roots: the roots of the trees: one per seat (``tree=multi`` in a game with
@@ -60,8 +62,10 @@ class Search:
 
     def __init__(self, engine: Engine, settings: IsmctsSettings, playouts: Playouts,
                  prior: Prior | None, batched: BatchedPlayouts | None = None,
-                 network: PolicyNetwork | None = None, reader: Reader | None = None) -> None:
+                 network: PolicyNetwork | None = None, reader: Reader | None = None,
+                 compiled: CompiledPlayouts | None = None) -> None:
         self.engine = engine
+        self.compiled = compiled
         self.settings = settings
         self.playouts = playouts
         self.batched = batched
@@ -220,6 +224,8 @@ class Search:
             return self.critic.values(sim)
         if self.batched is not None:
             return self.batched.value(sim)
+        if self.compiled is not None:
+            return self._compiled_value(sim)
         if self._round_of is not None:
             if self._round_of(sim) == self._in_round:
                 self.playouts.to_round_end(sim, self._in_round, rng)  # type: ignore[arg-type]
@@ -228,3 +234,11 @@ class Search:
             return self.engine.round_value(sim)  # type: ignore[misc]
         self.playouts.to_end(sim, rng)
         return self._returns(sim)
+
+    def _compiled_value(self, sim: Any) -> Sequence[float]:
+        """:meth:`_value` with the playout on the compiled rules."""
+        assert self.compiled is not None
+        round_of = self._round_of
+        if round_of is not None and round_of(sim) != self._in_round:
+            return self.engine.round_value(sim)  # type: ignore[misc]
+        return self.compiled.value(sim, round_of is not None)

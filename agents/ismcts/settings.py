@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HORIZONS", "PRIORS", "READINGS", "ROLLOUTS", "SELECTS", "SPLITS", "TREES",
+__all__ = ["ENGINES", "HORIZONS", "PRIORS", "READINGS", "ROLLOUTS", "SELECTS", "SPLITS", "TREES",
            "VALUES", "IsmctsSettings", "SettingsError", "parse_settings"]
 
 ROLLOUTS = ("random", "heuristic", "batched")
@@ -20,13 +20,16 @@ HORIZONS = ("round", "game")
 TREES = ("multi", "single")
 SPLITS = ("private", "none")
 SELECTS = ("ucb", "puct")
-_CHOICES = {"select": SELECTS, "rollout": ROLLOUTS, "prior": PRIORS, "value": VALUES,
+ENGINES = ("auto", "compiled", "python")
+_CHOICES = {"select": SELECTS, "rollout": ROLLOUTS, "engine": ENGINES, "prior": PRIORS,
+            "value": VALUES,
             "reading": READINGS, "horizon": HORIZONS, "tree": TREES, "split": SPLITS}
-_KEYS = ("iterations", "time", "c", "select", "rollout", "playouts", "prior", "w", "value",
+_KEYS = ("iterations", "time", "c", "select", "rollout", "engine", "playouts", "prior", "w", "value",
          "reading", "epsilon", "model", "horizon", "tree", "split")
 _USAGE = ("ismcts settings are key=value pairs separated by commas: iterations=N (N >= 1), "
           "time=SECONDS (> 0), c=X (>= 0), select=ucb|puct (puct with prior=policy), "
-          "rollout=random|heuristic|batched, playouts=K (K >= 1, "
+          "rollout=random|heuristic|batched, engine=auto|compiled|python (with "
+          "rollout=random), playouts=K (K >= 1, "
           "with rollout=batched), prior=none|heuristic|policy, "
           "w=X (>= 0), value=rollout|policy, reading=none|heuristic|policy, epsilon=X "
           "(in (0, 1), with reading=heuristic), model=baseline|PATH (with prior, value or "
@@ -60,6 +63,13 @@ class IsmctsSettings:
         rollout: ``"random"``, ``"heuristic"`` or ``"batched"`` (``playouts`` random
             playouts at once on the game's batched engine, their mean returns the
             value; to the end of the game: with ``horizon=game`` in a match of rounds).
+        engine: the rules ``rollout=random`` plays on: ``"compiled"``, the game's
+            batched engine (:mod:`cardgym.vector`), one playout in one compiled call
+            from the determinisation loaded into a row; ``"python"``, the game's
+            Python engine; ``"auto"``, the compiled rules where the game has them
+            and numba is installed, else Python. The two draw their random moves
+            from different streams (both seeded from the search's generator), so
+            the same seed searches differently on each.
         playouts: playouts per iteration with ``rollout=batched``.
         prior: ``"heuristic"``: the game's heuristic policy suggests one action at
             each tree node, tried first and favoured by a progressive bias
@@ -97,6 +107,7 @@ class IsmctsSettings:
     c: float = 0.7
     select: str = "ucb"
     rollout: str = "random"
+    engine: str = "auto"
     playouts: int = 16
     prior: str = "heuristic"
     w: float = _DEFAULT_W
@@ -131,6 +142,10 @@ class IsmctsSettings:
             if value not in allowed:
                 raise SettingsError(f"ismcts {key} must be one of {', '.join(allowed)}, got "
                                     f"{value!r}")
+        if self.engine != "auto" and self.rollout != "random":
+            raise SettingsError(f"ismcts engine={self.engine} goes with rollout=random "
+                                "(rollout=batched plays on the compiled rules, "
+                                "rollout=heuristic on the Python engine)")
         if self.select == "puct" and self.prior != "policy":
             raise SettingsError("ismcts select=puct weighs the actions by a policy's "
                                 "probabilities: it goes with prior=policy")
@@ -158,6 +173,8 @@ class IsmctsSettings:
         if self.select != "ucb":
             parts.append(f"select={self.select}")
         parts.append(f"rollout={self.rollout}")
+        if self.engine != "auto":
+            parts.append(f"engine={self.engine}")
         if self.rollout == "batched":
             parts.append(f"playouts={self.playouts}")
         parts.append(f"prior={self.prior}")

@@ -112,6 +112,8 @@ class BatchedEngine:
         self.final_returns = np.zeros((n, p), np.float32)
         self.final_lengths = np.zeros(n, np.int64)
         self.chance = np.zeros(n, np.int64)
+        # What a playout kernel writes: the steps each row had left.
+        self._left = np.zeros(n, np.int64)
         fields = self.row_fields
         if self.row_format is not None:
             for name, array in self.row_format.allocate(n).items():
@@ -363,12 +365,33 @@ class BatchedEngine:
         for array in self.row_arrays.values():
             array[1:] = array[0]
 
-    def playout(self, max_steps: int | None = None) -> NDArray[np.float32]:
+    def playout(self, max_steps: int | None = None,
+                round_end: bool = False) -> NDArray[np.float32]:
         """Random legal play in every row that is not ``over`` until its game ends
-        (no automatic reset); returns ``returns`` (the rewards since the rows were
-        dealt or loaded). ``RuntimeError`` past ``max_steps`` (default: the game's)."""
-        limit = self.game.max_steps if max_steps is None else max_steps
+        (no automatic reset), or with ``round_end``, in a game played as a match of
+        rounds, until the round each row is in ends; returns ``returns`` (the rewards
+        since the rows were dealt or loaded). An engine with a playout kernel
+        (:meth:`_playout`) plays it in one compiled call, else step by step; the
+        actions are the same either way (drawn as :meth:`random_actions` draws them).
+
+        Raises:
+            RuntimeError: a row did not stop within ``max_steps`` (default: the
+                game's ``max_steps``).
+            ValueError: ``round_end`` in an engine without a playout kernel for a
+                game of rounds.
+        """
+        limit = self.game.max_steps if max_steps is None else int(max_steps)
         self._threads()
+        if self.has_playout_kernel:
+            left = self._left
+            self._playout(limit, bool(round_end), left)
+            if left.min() < 0:
+                raise RuntimeError(f"{self.game.title}: a playout did not end within {limit} "
+                                   "steps")
+            return self.returns
+        if round_end and self.game.rounds is not None:
+            raise ValueError(f"{type(self).__name__} has no playout kernel, which playing "
+                             "to the end of a round needs")
         masks = np.empty((self.num_games, self.num_actions), np.int8)
         actions = np.empty(self.num_games, np.int64)
         for _ in range(limit):
@@ -377,4 +400,22 @@ class BatchedEngine:
             self._legal(masks)
             random_actions(masks, self.rng, actions)
             self._step(actions, False)
+        if self.over.all():
+            return self.returns
         raise RuntimeError(f"{self.game.title}: a playout did not end within {limit} steps")
+
+    @property
+    def has_playout_kernel(self) -> bool:
+        """Whether the game's engine plays a playout in one compiled call
+        (:meth:`_playout`)."""
+        return type(self)._playout is not BatchedEngine._playout  # type: ignore[comparison-overlap]
+
+    def _playout(self, limit: int, round_end: bool, left: NDArray[np.int64]) -> None:
+        """The game's playout kernel, if it has one: random legal play in every row
+        not ``over``, each action drawn with the row's generator as
+        :func:`cardgym.vector.random.random_actions` draws it, with the bookkeeping of
+        :meth:`_step` without automatic reset, until the row's game ends (with
+        ``round_end``, the round it is in), at most ``limit`` steps; ``left[row]``:
+        the steps the row had left of ``limit`` when it stopped, ``-1`` where it did
+        not stop. An engine without one leaves this as it is: :meth:`playout` steps."""
+        raise NotImplementedError

@@ -13,13 +13,15 @@ This is the game's stream of :mod:`cardgym.chance`, drawn as
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.chance import GOLDEN, MIX1, MIX2, seed_states
 from cardgym.vector._numba import njit, njit_parallel, prange
 
-__all__ = ["below", "next_u64", "random_actions", "seed_states", "shuffle"]
+__all__ = ["below", "next_u64", "random_actions", "random_legal", "seed_states", "shuffle"]
 
 _GOLDEN = np.uint64(GOLDEN)
 _MIX1 = np.uint64(MIX1)
@@ -56,24 +58,31 @@ def shuffle(values: NDArray[np.int8], count: int, states: NDArray[np.uint64], ro
         values[k], values[j] = values[j], values[k]
 
 
+@njit
+def random_legal(mask: NDArray[np.int8], states: NDArray[np.uint64], row: Any) -> int:
+    """A uniformly random legal action (a set entry of ``mask``) drawn with row
+    ``row``'s generator; ``-1``, drawing nothing, where none is legal. The one draw of
+    :func:`random_actions` and of the games' playout kernels."""
+    width = mask.shape[0]
+    count = 0
+    for a in range(width):
+        count += mask[a] != 0
+    if count == 0:
+        return -1
+    pick = below(states, row, np.int64(count))  # type: ignore[arg-type]
+    for a in range(width):
+        if mask[a] != 0:
+            if pick == 0:
+                return a
+            pick -= 1
+    return -1
+
+
 @njit_parallel
 def random_actions(masks: NDArray[np.int8], states: NDArray[np.uint64],
                    out: NDArray[np.int64]) -> None:
     """For every row, a uniformly random legal action (a set entry of ``masks[row]``)
     drawn with the row's generator into ``out[row]``; ``-1`` where none is legal."""
-    rows, width = masks.shape
-    for index in prange(rows):
+    for index in prange(masks.shape[0]):
         row = np.int64(index)  # prange indices are unsigned: one signature for below()
-        count = 0
-        for a in range(width):
-            count += masks[row, a] != 0
-        if count == 0:
-            out[row] = -1
-            continue
-        pick = below(states, row, np.int64(count))  # type: ignore[arg-type]
-        for a in range(width):
-            if masks[row, a] != 0:
-                if pick == 0:
-                    out[row] = a
-                    break
-                pick -= 1
+        out[row] = random_legal(masks[row], states, row)

@@ -2,7 +2,8 @@
 call, the rows shared out over the cores.
 
 Two kernels serve the engine (fewer kernels compile faster): :func:`play_rows` deals
-or steps, :func:`view_rows` writes observations and masks, or masks alone. Rule
+or steps, :func:`view_rows` writes observations and masks, or masks alone; a third,
+:func:`stage_rows`, writes what a step of the parallel env shows each seat. Rule
 options arrive as plain ints: ``n`` players, ``reward`` (0 ``win_loss``, 1
 ``score_difference``), ``final_tie`` (0 ``shared``, 1 ``draw``), and ``pile``, the 45
 worms and mother hens of the ``worm_counts`` option in type order (shuffled at each
@@ -17,11 +18,21 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cardgym.vector._numba import njit, njit_parallel, prange
+from cardgym.vector.random import random_legal
 from kakelaar_env.batched.encode import observe
 from kakelaar_env.batched.flow import commit, deal, is_over
-from kakelaar_env.batched.layout import CURRENT, NUM_ASKED
+from kakelaar_env.batched.layout import (
+    ASKED,
+    CURRENT,
+    CURSOR,
+    GAME_OVER,
+    HEN_STAGE,
+    NUM_ASKED,
+    PHASE,
+)
 from kakelaar_env.batched.scoring import returns
 from kakelaar_env.batched.turns import legal
+from kakelaar_env.engine.actions import HEN_NONE_INDEX, PASS_INDEX
 
 #: What :func:`play_rows` does: one decision in every row not over, the same with a
 #: new game dealt where one ends, or a new game where ``actions[row]`` is not zero.
@@ -124,3 +135,71 @@ def view_rows(board: NDArray[np.int8], seats: NDArray[np.int64], n: int, with_ob
     for row in prange(board.shape[0]):
         _view_row(board[row], seats[row], n, with_obs, obs[row] if with_obs else obs[0],
                   masks[row])
+
+
+@njit_parallel
+def playout(board: NDArray[np.int8], limit: int, n: int, pile: NDArray[np.int8], reward: int,
+            final_tie: int, masks: NDArray[np.int8], no_obs: NDArray[np.float32], to_act: NDArray[np.int64],
+            rewards: NDArray[np.float32], returns_: NDArray[np.float32],
+            lengths: NDArray[np.int64], done: NDArray[np.bool_], over: NDArray[np.bool_],
+            final_returns: NDArray[np.float32], final_lengths: NDArray[np.int64],
+            chance: NDArray[np.int64], rng: NDArray[np.uint64],
+            left: NDArray[np.int64]) -> None:
+    """Random legal play in every row that is not over, each to the end of its game in
+    one call: the steps of :func:`play_rows` without automatic reset, each action
+    drawn as :func:`cardgym.vector.random.random_actions` draws it (``masks``: a
+    scratch row of legal actions per row; ``no_obs``: as :func:`view_rows` takes it
+    without observations). ``left[row]``: the steps the row had left of
+    ``limit`` when its game ended, ``-1`` where it did not end within ``limit``."""
+    mode = np.int64(STEP)  # not a literal: one signature for _play_row
+    with_obs = np.bool_(False)  # and for _view_row
+    for i in prange(board.shape[0]):
+        row = np.int64(i)  # type: ignore[assignment]
+        b = board[row]
+        steps = limit
+        while not over[row] and steps > 0:
+            mask = masks[row]
+            _view_row(b, to_act[row], n, with_obs, no_obs[0], mask)  # type: ignore[arg-type]
+            action = random_legal(mask, rng, row)
+            _play_row(board, row, action, mode, n, pile, reward,  # type: ignore[arg-type]
+                      final_tie, to_act, rewards, returns_, lengths, done, over, final_returns,
+                      final_lengths, chance, rng)
+            steps -= 1
+        left[row] = steps if over[row] else -1
+
+
+@njit
+def stage_legal(b: NDArray[np.int8], seat: int, mask: NDArray[np.int8]) -> None:
+    """``seat``'s legal actions in the current stage of row ``b`` into ``mask`` when it
+    is still to commit in the stage (in ``asked[cursor:]``), whether or not it is the
+    seat to act now; else all zero
+    (:func:`kakelaar_env.engine.legality.legal_mask_for`)."""
+    for k in range(b[CURSOR], b[NUM_ASKED]):
+        if b[ASKED + k] == seat:
+            legal(b, seat, mask)
+            return
+    mask[:] = 0
+
+
+@njit
+def _stage_row(b: NDArray[np.int8], seat: int, n: int, obs: NDArray[np.float32],
+               mask: NDArray[np.int8]) -> None:
+    """:func:`stage_rows` for one seat of row ``b``."""
+    observe(b, n, seat, obs)
+    stage_legal(b, seat, mask)
+    phase = b[PHASE]
+    if phase != GAME_OVER and not mask.any():
+        mask[HEN_NONE_INDEX if phase == HEN_STAGE else PASS_INDEX] = 1
+
+
+@njit_parallel
+def stage_rows(board: NDArray[np.int8], rows: NDArray[np.int64], seats: NDArray[np.int64],
+               n: int, obs: NDArray[np.float32], masks: NDArray[np.int8]) -> None:
+    """For each ``k``: the observation of seat ``seats[k]`` in row ``rows[k]`` into
+    ``obs[k]``, and into ``masks[k]`` its legal actions in a step of the parallel env
+    (:func:`kakelaar_env.engine.legality.parallel_mask`): its choices when it is still
+    to commit in the current stage, else the single move ``hen:none`` in the hen stage
+    and ``pass`` in the others; all zero once the game is over. A row may appear
+    more than once (every seat of one game)."""
+    for k in prange(seats.shape[0]):
+        _stage_row(board[rows[k]], seats[k], n, obs[k], masks[k])

@@ -54,23 +54,27 @@ def load_log(s: NDArray[np.int8], w: NDArray[np.int32], state: State) -> None:
     (the row's other columns are in place)."""
     log = state.log
     kept: list[Event] = []
-    s[DRAW_SEAT] = NONE
+    draw: Event | None = None
+    draw_at = 0  # events after the draw, made a count before it below
     for index in range(len(log) - 1, -1, -1):
         event = log[index]
         if event.what == TURN_DRAW:
-            if s[DRAW_SEAT] == NONE:
-                s[DRAW_SEAT] = event.target
-                s[DRAW_VALUE] = event.secret
-                w[DRAW_AT] = -len(kept)  # events after it, made a count before it below
+            if draw is None:
+                draw, draw_at = event, len(kept)
         elif len(kept) < RECENT:
             kept.append(event)
-        if len(kept) == RECENT and s[DRAW_SEAT] != NONE:
+        if len(kept) == RECENT and draw is not None:
             break
     kept.reverse()
-    for k, event in enumerate(kept):
-        base = RING + k * EVENT_FIELDS
-        s[base:base + EVENT_FIELDS] = (event.actor, event.what, event.target, event.card,
-                                       event.result, event.secret, event.seen_by)
+    if kept:
+        s[RING:RING + len(kept) * EVENT_FIELDS] = [
+            value for event in kept for value in (event.actor, event.what, event.target,
+                                                  event.card, event.result, event.secret,
+                                                  event.seen_by)]
     w[EVENTS] = len(kept)
-    if s[DRAW_SEAT] != NONE:
-        w[DRAW_AT] += len(kept)
+    if draw is None:
+        s[DRAW_SEAT] = NONE
+    else:
+        s[DRAW_SEAT] = draw.target
+        s[DRAW_VALUE] = draw.secret
+        w[DRAW_AT] = len(kept) - draw_at

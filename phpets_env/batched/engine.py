@@ -45,8 +45,10 @@ class Engine(BatchedEngine):
     def _allocate(self) -> None:
         self.options = options_of(self.config)
         # The kernels, serial in an engine of one row.
-        self._deal_kernel, self._step_kernel, self._legal_kernel, self._observe_kernel = map(
-            self._kernel, (kernels.deal, kernels.step, kernels.legal, kernels.observe))
+        (self._deal_kernel, self._step_kernel, self._legal_kernel, self._observe_kernel,
+         self._playout_kernel) = map(self._kernel, (kernels.deal, kernels.step, kernels.legal,
+                                                    kernels.observe, kernels.playout))
+        self._masks = np.empty((self.num_games, self.num_actions), np.int8)
 
     def _deal(self, rows: NDArray[np.bool_]) -> None:
         self._deal_kernel(self.small, self.wide, self.options, rows, self.to_act, self.rewards,
@@ -64,6 +66,12 @@ class Engine(BatchedEngine):
 
     def _legal(self, masks: NDArray[np.int8]) -> None:
         self._legal_kernel(self.small, self.options, masks)
+
+    def _playout(self, limit: int, round_end: bool, left: NDArray[np.int64]) -> None:
+        self._playout_kernel(self.small, self.wide, self.options, np.int64(limit), round_end,
+                             self._masks, self.to_act, self.rewards, self.returns, self.lengths,
+                             self.done, self.over, self.final_returns, self.final_lengths,
+                             self.rng, self.chance, left)
 
     def _export_rest(self, rows: dict[str, NDArray[Any]], state: State) -> None:
         """The log: the public events ``recent_moves`` reads and the newest turn-start

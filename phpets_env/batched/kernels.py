@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from cardgym.vector._numba import njit, njit_parallel, prange
+from cardgym.vector.random import random_legal
 from phpets_env.batched.encode import encode
 from phpets_env.batched.layout import (
     ACTION_KIND,
@@ -60,40 +61,78 @@ def step(small: Any, wide: Any, opts: Any, actions: Any, autoreset: Any, to_act:
     """One decision in every row that is not over (``actions[row]`` of the seat to
     act), with the rewards and the bookkeeping; with ``autoreset`` a match that ends
     is followed by a new one in the same row."""
-    by_round = opts[OPT_REWARD] == REWARD_ROUND
     for i in prange(actions.shape[0]):
         row = np.int64(i)  # one type for the row index, in and out of the parallel loop
-        rewards[row, :] = 0.0
-        done[row] = False
-        if over[row]:
-            continue
-        s, w = small[row], wide[row]
-        round_before = w[ROUND_NUMBER]
-        action = actions[row]
-        if ACTION_KIND[action] == PLAY_CARD:
-            play(s, w, opts, action, rng, chance, row)
+        _step_row(small, wide, opts, row, actions[row], autoreset, to_act, rewards, returns,
+                  lengths, done, over, final_returns, final_lengths, rng, chance)
+
+
+@njit
+def _step_row(small: Any, wide: Any, opts: Any, row: Any, action: Any, autoreset: Any,
+              to_act: Any, rewards: Any, returns: Any, lengths: Any, done: Any, over: Any,
+              final_returns: Any, final_lengths: Any, rng: Any, chance: Any) -> Any:
+    """:func:`step` in row ``row``."""
+    by_round = opts[OPT_REWARD] == REWARD_ROUND
+    rewards[row, :] = 0.0
+    done[row] = False
+    if over[row]:
+        return
+    s, w = small[row], wide[row]
+    round_before = w[ROUND_NUMBER]
+    if ACTION_KIND[action] == PLAY_CARD:
+        play(s, w, opts, action, rng, chance, row)
+    else:
+        follow_up(s, w, action)
+    if s[PHASE] == PLAY_PHASE:
+        winners = end_turn(s, w, opts)
+        if winners >= 0:
+            end_round(s, w, opts, winners, rng, chance, row)
+    ended = s[PHASE] == OVER_PHASE
+    if ended or (by_round and w[ROUND_NUMBER] != round_before):
+        _reward(s, opts, by_round, rewards[row], returns[row])
+    lengths[row] += 1
+    to_act[row] = s[TO_ACT]
+    if ended:
+        done[row] = True
+        final_returns[row, :] = returns[row, :]
+        final_lengths[row] = lengths[row]
+        if autoreset:
+            new_match(s, w, opts, rng, chance, row)
+            to_act[row] = s[TO_ACT]
+            returns[row, :] = 0.0
+            lengths[row] = 0
         else:
-            follow_up(s, w, action)
-        if s[PHASE] == PLAY_PHASE:
-            winners = end_turn(s, w, opts)
-            if winners >= 0:
-                end_round(s, w, opts, winners, rng, chance, row)
-        ended = s[PHASE] == OVER_PHASE
-        if ended or (by_round and w[ROUND_NUMBER] != round_before):
-            _reward(s, opts, by_round, rewards[row], returns[row])
-        lengths[row] += 1
-        to_act[row] = s[TO_ACT]
-        if ended:
-            done[row] = True
-            final_returns[row, :] = returns[row, :]
-            final_lengths[row] = lengths[row]
-            if autoreset:
-                new_match(s, w, opts, rng, chance, row)
-                to_act[row] = s[TO_ACT]
-                returns[row, :] = 0.0
-                lengths[row] = 0
-            else:
-                over[row] = True
+            over[row] = True
+
+
+@njit_parallel
+def playout(small: Any, wide: Any, opts: Any, limit: Any, round_end: Any, masks: Any,
+            to_act: Any, rewards: Any, returns: Any, lengths: Any, done: Any, over: Any,
+            final_returns: Any, final_lengths: Any, rng: Any, chance: Any,
+            left: Any) -> Any:
+    """Random legal play in every row that is not over, each row to the end of its
+    match (or, with ``round_end``, of the round it is in) in one call: the steps of
+    :func:`step` without automatic reset, each action drawn as
+    :func:`cardgym.vector.random.random_actions` draws it (``masks``: a scratch row
+    of legal actions per row). ``left[row]``: the steps the row had left of ``limit``
+    when it stopped, ``-1`` where it did not stop within ``limit``."""
+    n = opts[OPT_PLAYERS]
+    no_reset = np.bool_(False)  # not a literal: one signature for _step_row
+    for i in prange(masks.shape[0]):
+        row = np.int64(i)
+        w = wide[row]
+        start_round = w[ROUND_NUMBER]
+        steps = limit
+        while not over[row] and not (round_end and w[ROUND_NUMBER] != start_round):
+            if steps == 0:
+                break
+            fill_mask(small[row], n, masks[row])
+            action = random_legal(masks[row], rng, row)
+            _step_row(small, wide, opts, row, action, no_reset, to_act, rewards, returns, lengths,
+                      done, over, final_returns, final_lengths, rng, chance)
+            steps -= 1
+        stopped = over[row] or (round_end and w[ROUND_NUMBER] != start_round)
+        left[row] = steps if stopped else -1
 
 
 @njit
