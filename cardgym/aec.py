@@ -52,6 +52,7 @@ from cardgym.game import Game, Layout, StepOutcome
 from cardgym.observation import ObservationSpec
 from cardgym.reading import FULL_VIEW_EVENTS, PICTURE_SIZE, TableReading, table_viewer
 from cardgym.record import Event
+from cardgym.state import SlotState
 
 StateT = TypeVar("StateT")
 
@@ -216,6 +217,12 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         self._np_random_seed: int | None = None
         self._mask_cache: int | None = None
         self._mask_arrays: dict[int, NDArray[np.int8]] = {}
+        #: Finished agents' observation vectors by seat, of the state as it is now (the
+        #: Python engine): a finished agent is observed once more after the step that
+        #: finished it (PettingZoo's loop calls ``last()`` for it), and any later
+        #: observation of it is served from here, as a copy, until the env changes or
+        #: replaces the state (``step``, ``reset``, ``game_state = ...``).
+        self._finished_obs: dict[int, NDArray[np.float32]] = {}
 
     @classmethod
     def from_config(cls, config: Any, **env_kwargs: Any) -> Self:
@@ -308,6 +315,9 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
     def game_state(self, state: StateT | None) -> None:
         # Under the compiled rules ``_state`` is only whether a game has begun (the
         # table), the state itself the table's.
+        self._finished_obs.clear()
+        if isinstance(state, SlotState):  # edited by hand, maybe, since it was encoded
+            state.drop_caches()
         table = self._table
         if table is not None and state is not None:
             table.set_state(state)
@@ -378,6 +388,7 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._rewards_dirty = False
         self._mask_cache = None
+        self._finished_obs.clear()
         self.agent_selection = self.possible_agents[self._game_to_act()]
         if self.render_mode == "human":
             self.render()
@@ -453,7 +464,10 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         """The int8 mask of ``agent``: its legal actions if it is to act, else all zero."""
         if agent != self.agent_selection:
             return np.zeros(self._num_actions, dtype=np.int8)
-        mask = self._legal_mask()
+        return self._mask_array(self._legal_mask())
+
+    def _mask_array(self, mask: int) -> NDArray[np.int8]:
+        """A fresh int8 array of a bit mask (the arrays of distinct masks are kept)."""
         array = self._mask_arrays.get(mask)
         if array is None:
             if len(self._mask_arrays) >= _MASK_CACHE_SIZE:
@@ -473,10 +487,22 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
                                                   or self.truncations.get(agent, True)):
                 mask[:] = 0
             return {"observation": obs, "action_mask": mask}
-        return {
-            "observation": self._game_encode(self.agent_name_mapping[agent]),
-            "action_mask": self.action_mask(agent),
-        }
+        seat = self.agent_name_mapping[agent]
+        if self.terminations.get(agent, True) or self.truncations.get(agent, True):
+            # Finished: the state no longer changes for it; encoded once (per state).
+            vector = self._finished_obs.get(seat)
+            if vector is None:
+                vector = self._finished_obs[seat] = self._game_encode(seat)
+            return {"observation": vector.copy(),
+                    "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
+        observation = self._game_encode(seat)
+        if agent != self.agent_selection:
+            return {"observation": observation,
+                    "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
+        bits = self._mask_cache  # a live agent to act: its legal actions
+        if bits is None:
+            bits = self._mask_cache = self._game_legal_mask()
+        return {"observation": observation, "action_mask": self._mask_array(bits)}
 
     def step(self, action: Any) -> None:
         if self._state is None:
@@ -512,6 +538,7 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
         self._cumulative_rewards[agent] = 0.0
         outcome = self._game_apply(action, self._np_random)  # type: ignore[arg-type]
         self._mask_cache = None
+        self._finished_obs.clear()
         if outcome is not None:
             self._record(outcome)
         if not (outcome is not None and outcome.game_over):

@@ -258,6 +258,13 @@ class SlotState(metaclass=_Declared):
             cls._fields = cached  # type: ignore[attr-defined]
         return cached
 
+    def drop_caches(self) -> None:
+        """Forget every cache field (``TRANSIENT``: set to ``None``, as a pickle round
+        trip leaves them), so that nothing derived from the fields before an edit by
+        hand survives it."""
+        for name in self.TRANSIENT:
+            setattr(self, name, None)
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
@@ -273,3 +280,37 @@ class SlotState(metaclass=_Declared):
             setattr(self, name, value)
         for name in self.TRANSIENT:
             setattr(self, name, None)
+
+
+class PublicMemo:
+    """A view's cache of one state's public facts, laid out once for every seat.
+
+    A game's encoder lays out the public facts of a state once and every seat's
+    observation of that state reads them (:meth:`public_memo`, :meth:`store_public_memo`).
+    The layout is kept in the state's ``memo`` field (declared ``slot("cache",
+    cache="drop")``, so a clone or a pickle drops it) beside a *stamp* of the state
+    (:meth:`memo_stamp`): a number that changes whenever a public fact may have changed
+    (the length of the record, a version counter). A layout stored at another stamp is
+    never read. The view class keeps the state in ``_state``.
+    """
+
+    __slots__ = ()
+    _state: Any
+
+    def memo_stamp(self) -> int:
+        """A number that changes whenever a public fact of the state may change."""
+        raise NotImplementedError
+
+    def public_memo(self) -> object | None:
+        """What :meth:`store_public_memo` stored at the state's current stamp, else
+        ``None``."""
+        memo = self._state.memo
+        if memo is not None and memo[0] == self.memo_stamp():
+            return memo[1]
+        return None
+
+    def store_public_memo(self, data: object) -> None:
+        """Keep ``data`` (public facts only, the same for every seat) for every view of
+        the state until its stamp changes."""
+        self._state.memo = (self.memo_stamp(), data)
+

@@ -135,6 +135,7 @@ class Dispatch:
     def apply(self, state: State, action: int, rng: Chance) -> None:
         """Apply a legal action index of the seat to act (the env's and the search's
         fast path: no legality check)."""
+        state.memo = None  # the encoder's cache of the public facts
         kind, card, offset, depth = self._specs[action]
         HANDLERS[kind](state, card, offset, depth, rng)
 

@@ -261,6 +261,10 @@ class State(SlotState):
         ruled_out: flat ``[seat][kind]`` flags, public: the table knows ``seat`` holds
             no card of ``kind`` (a three of a kind asked for it and missed); cleared
             for the seat when its hand gains a card that could be of that kind.
+
+    Code that edits a state by hand after it was encoded must call :meth:`touch`
+    afterwards (the encoder caches the public facts per state, see ``memo`` and
+    ``record_memo``).
     """
 
     config: Config = slot("config")
@@ -314,6 +318,19 @@ class State(SlotState):
     ruled_out: bytearray = slot(
         "flags", mutable=True, json="ruled_out",
         init=lambda config: bytearray(config.num_players * config.num_kinds))
+    #: (length of ``log``, data): the encoder's layout of the public facts, shared by
+    #: every seat's observation of this state (a cache). Valid while the log has that
+    #: length and nothing else changed: every move (``Dispatch.apply``) drops it, and
+    #: code that edits a state by hand calls :meth:`touch`.
+    memo: tuple[int, object] | None = slot("cache", cache="drop")
+    #: (length of ``log``, data): the encoder's layout of the newest events of the
+    #: record (a cache), kept across moves, which only append to the log; code that
+    #: edits the log by hand calls :meth:`touch`.
+    record_memo: tuple[int, object] | None = slot("cache", cache="drop")
+
+    def touch(self) -> None:
+        """Mark the state as changed by hand (drops the encoder's caches)."""
+        self.memo = self.record_memo = None
 
     def hand_size(self, seat: int) -> int:
         return self.sizes[seat]

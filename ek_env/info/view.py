@@ -7,6 +7,7 @@ only as its size, its public kitten count, and the depths the seat knows.
 
 from __future__ import annotations
 
+from cardgym.state import PublicMemo
 from ek_env.engine.cards import KITTEN, MAX_PLAYERS, MIN_PLAYERS, composition
 from ek_env.engine.knowledge import row
 from ek_env.engine.state import UNKNOWN, Config, State
@@ -18,7 +19,7 @@ _NONE: list[int] = []
 _NO_MARKS: list[bytearray] = []
 
 
-class PlayerView:
+class PlayerView(PublicMemo):
     """Read-only view of a state from one seat.
 
     Args:
@@ -118,6 +119,11 @@ class PlayerView:
         return (s.phase, s.to_act, s.turn_holder, s.alive, s.sizes, s.owed, s.attacked,
                 len(s.deck), s.discard, s.out_of_play)
 
+    def memo_stamp(self) -> int:
+        """The length of the record: every move adds to it (and drops ``State.memo``;
+        code that edits a state by hand calls :meth:`State.touch`)."""
+        return len(self._state.log)
+
     # The seat's own knowledge ------------------------------------------
 
     @property
@@ -210,6 +216,21 @@ class PlayerView:
         return list(self._state.known_hands[start : start + self._state.kinds])
 
     # The public record ---------------------------------------------------
+
+    @property
+    def log_length(self) -> int:
+        """Events in the public record so far."""
+        return len(self._state.log)
+
+    def record_memo(self) -> tuple[int, object] | None:
+        """``(log length, data)`` that :meth:`store_record_memo` stored: the encoder's
+        layout of the newest events, kept across moves (``State.record_memo``)."""
+        return self._state.record_memo
+
+    def store_record_memo(self, length: int, data: object) -> None:
+        """Keep ``data`` (public facts only) about the newest events of a log of
+        ``length`` events."""
+        self._state.record_memo = (length, data)
 
     def recent_public(self, count: int) -> list[tuple[int, int, int, int, int]]:
         """The public part of the last ``count`` events, newest first: (actor, what,

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardgym.record import NONE, Event, events_as_seen_by
+from cardgym.state import PublicMemo
 from kakelaar_env.engine.cards import CHICKEN_TYPES, WORM_VALUE
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["NONE", "PlayerView"]
 
 
-class PlayerView:
+class PlayerView(PublicMemo):
     """Read-only view of a state from one seat.
 
     The list-returning accessors hand out the state's own lists of public facts
@@ -89,19 +90,9 @@ class PlayerView:
         """Counts resolutions: public facts change only when it does."""
         return self._state.version
 
-    def public_memo(self) -> object | None:
-        """What :meth:`store_public_memo` stored at the current version, else None.
-
-        A cache for the encoder: it must hold only public facts, the same for every seat.
-        """
-        memo = self._state.memo
-        if memo is not None and memo[0] == self._state.version:
-            return memo[1]
-        return None
-
-    def store_public_memo(self, data: object) -> None:
-        """Cache ``data`` (public facts only) until the public facts change."""
-        self._state.memo = (self._state.version, data)
+    def memo_stamp(self) -> int:
+        """The version: it changes with every public fact (:meth:`State.touch`)."""
+        return self._state.version
 
     @property
     def row(self) -> list[int]:

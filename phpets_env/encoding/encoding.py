@@ -26,7 +26,13 @@ from phpets_env.engine.actions import (
     action_to_move,
     move_to_action,
 )
-from phpets_env.engine.cards import CARD_VALUES, MAX_DECK, MAX_PLAYERS, NUM_VALUES
+from phpets_env.engine.cards import (
+    CARD_VALUES,
+    MAX_DECK,
+    MAX_PLAYERS,
+    NUM_VALUES,
+    tokens_to_win,
+)
 from phpets_env.engine.events import NUM_RECENT_KINDS, NUM_RESULTS, PublicPart
 from phpets_env.engine.legality import apply_action, legal_action_indices, legal_action_mask
 from phpets_env.engine.state import PHASE_NAMES
@@ -140,76 +146,127 @@ _ENCODED: dict[PublicPart, list[bytes]] = {}
 _VALUE_BYTES: Final = tuple(
     bytes(mask >> value & 1 for value in range(NUM_VALUES)) for mask in range(1 << NUM_VALUES)
 )
-
-
-# Per-card observation offsets: the value of each card id.
-_ROTATIONS: Final = {
-    n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
-    for n in range(2, MAX_PLAYERS + 1)
-}
-_PRESENT_BYTES: Final = {n: bytes([1] * n) for n in _ROTATIONS}
+#: The value of each card id.
 _VALUE: Final = CARD_VALUES
+_PRESENT_BYTES: Final = {n: bytes([1] * n) for n in range(2, MAX_PLAYERS + 1)}
+#: The conversion of the finished vector, its dtypes bound once (cheaper than
+#: ``dtype=np.uint8`` on every call).
+_FROM_BUFFER: Final = np.frombuffer
+_UINT8: Final = np.dtype(np.uint8)
+_FLOAT32: Final = np.dtype(np.float32)
+
+#: The public facts of one state laid out for every observer (:func:`_public`), kept
+#: per state through the view (:meth:`~phpets_env.info.view.PlayerView.public_memo`):
+#: the table size; the vector with every observer-independent field written; the seat
+#: to act and the round's start seat; ``(offset, flags)`` of each per-seat flag field
+#: that needs a rotation (not the in-round flags when every seat is in the round, nor
+#: protected flags or tokens that are all zero), each row's value counts and the
+#: ruled-out values (``None`` when there are none), all by absolute seat and written
+#: twice in a row, so that the rotation to an observer is one slice; and the public
+#: parts of the recent events, newest first.
+_Public = tuple[int, bytearray, int, int, list[tuple[int, bytes]], bytearray, "bytes | None",
+                list[PublicPart]]
+
+
+def _public(view: PlayerView) -> _Public:
+    """The public facts of ``view``'s state laid out for every observer (see
+    :data:`_Public`): only public facts are read."""
+    (phase, to_act, round_start, in_round, protected, tokens, rows, face_up, ruled_out,
+     deck_size, aside_present) = view.table_facts()
+    n = len(in_round)
+    values = _VALUE
+    template = _BLANKS[n][:]
+    template[_PHASE + phase] = 1
+    rotated = []
+    if False in in_round:
+        rotated.append((_IN_ROUND, bytes(in_round) * 2))
+    else:  # every seat in the round: the same after a rotation
+        template[_IN_ROUND : _IN_ROUND + n] = _PRESENT_BYTES[n]
+    if True in protected:
+        rotated.append((_PROTECTED, bytes(protected) * 2))
+    if any(tokens):
+        rotated.append((_TOKENS, bytes(tokens) * 2))
+    for card in face_up:
+        template[_FACE_UP + values[card]] += 1
+    if aside_present:
+        template[_ASIDE_PRESENT] = 1
+    template[_DECK_SIZE] = deck_size
+    counts = bytearray(n * NUM_VALUES)
+    base = 0
+    for row in rows:
+        for card in row:
+            counts[base + values[card]] += 1
+        base += NUM_VALUES
+    ruled = (b"".join([_VALUE_BYTES[mask] for mask in ruled_out]) * 2 if any(ruled_out)
+             else None)
+    return (n, template, to_act, round_start, rotated, counts + counts, ruled,
+            view.recent_public(RECENT_EVENTS))
+
+
+def _blank(n: int) -> bytearray:
+    """The vector of every state at ``n`` seats before its facts are written: the seats
+    present and the tokens that win the match."""
+    blank = bytearray(OBS_SIZE)
+    blank[_PRESENT : _PRESENT + n] = _PRESENT_BYTES[n]
+    blank[_TO_WIN] = tokens_to_win(n)
+    return blank
+
+
+_BLANKS: Final = {n: _blank(n) for n in range(2, MAX_PLAYERS + 1)}
 
 
 def encode(view: PlayerView) -> NDArray[np.float32]:
     """The observation vector of ``view``'s seat (see :data:`OBSERVATION_SPEC`).
 
     Every field is a small count, so the vector is built in a ``bytearray`` and
-    converted once; only the view's public facts and the seat's own knowledge are read.
+    converted once. The public facts are laid out once per state (:func:`_public`,
+    cached through the view: the observations of several seats of one state share
+    them) and rotated to the observer; only the view's public facts and the seat's
+    own knowledge are read.
     """
+    public: _Public | None = view.public_memo()  # type: ignore[assignment]
+    if public is None:
+        public = _public(view)
+        view.store_public_memo(public)
+    n, template, to_act, round_start, rotated, rows, ruled_out, recent = public
     seat = view.seat
-    n = view.num_players
-    out = bytearray(OBS_SIZE)
-    out[_PHASE + view.phase] = 1
-    out[_TO_ACT + (view.to_act - seat) % n] = 1
-    out[_START + (view.round_start - seat) % n] = 1
-    out[_PRESENT : _PRESENT + n] = _PRESENT_BYTES[n]
-    in_round, protected, tokens = view.in_round_flags, view.protected_flags, view.token_counts
-    out[_IN_ROUND : _IN_ROUND + n] = bytes(in_round[seat:] + in_round[:seat])
-    out[_PROTECTED : _PROTECTED + n] = bytes(protected[seat:] + protected[:seat])
-    out[_TOKENS : _TOKENS + n] = bytes(tokens[seat:] + tokens[:seat])
+    out = template[:]
+    out[_TO_ACT + (to_act - seat) % n] = 1
+    out[_START + (round_start - seat) % n] = 1
+    for offset, flags in rotated:
+        out[offset : offset + n] = flags[seat : seat + n]
+    out[_ROWS : _ROWS + n * NUM_VALUES] = rows[seat * NUM_VALUES : (seat + n) * NUM_VALUES]
+    if ruled_out is not None:
+        out[_RULED_OUT : _RULED_OUT + (n - 1) * NUM_VALUES] = (
+            ruled_out[(seat + 1) * NUM_VALUES : (seat + n) * NUM_VALUES])
+    if recent:
+        column = n * MAX_PLAYERS + seat
+        encoded = _ENCODED
+        try:
+            block = b"".join([encoded[event][column] for event in recent])
+        except KeyError:
+            for event in recent:
+                if event not in encoded:
+                    encoded[event] = _event_rows(event)
+            block = b"".join([encoded[event][column] for event in recent])
+        out[_RECENT : _RECENT + len(block)] = block
     values = _VALUE
     for card in view.my_hand_ids:
         out[_MY_HAND + values[card]] += 1
-    rotation = _ROTATIONS[n][seat]
-    _encode_seats(out, view, rotation)
-    for card in view.face_up_ids:
-        out[_FACE_UP + values[card]] += 1
-    _encode_hidden_places(out, view)
-    out[_DECK_SIZE] = view.deck_size
-    out[_TO_WIN] = view.config.tokens_to_win
-    ruled_out = view.ruled_out_masks
-    if any(ruled_out):
-        for rel in range(1, n):
-            mask = ruled_out[rotation[rel]]
-            if mask:
-                base = _RULED_OUT + (rel - 1) * NUM_VALUES
-                out[base : base + NUM_VALUES] = _VALUE_BYTES[mask]
-    _encode_recent(out, view, n * MAX_PLAYERS + seat)
-    return np.frombuffer(out, dtype=np.uint8).astype(np.float32)
-
-
-def _encode_seats(out: bytearray, view: PlayerView, rotation: tuple[int, ...]) -> None:
-    """Each seat's row, and the cards the observer knows in each opponent's hand."""
-    values = _VALUE
-    rows = view.row_ids
-    for rel, other in enumerate(rotation):
-        base = _ROWS + rel * NUM_VALUES
-        for card in rows[other]:
+    base = _KNOWN_HANDS
+    for known in view.known_opponent_ids():
+        for card in known:
             out[base + values[card]] += 1
-        if rel:
-            known = view.known_hand_ids(other)
-            if known:
-                base = _KNOWN_HANDS + (rel - 1) * NUM_VALUES
-                for card in known:
-                    out[base + values[card]] += 1
+        base += NUM_VALUES
+    if template[_ASIDE_PRESENT] or view.watches_deck:
+        _encode_hidden_places(out, view)
+    return _FROM_BUFFER(out, _UINT8).astype(_FLOAT32)
 
 
 def _encode_hidden_places(out: bytearray, view: PlayerView) -> None:
     """The face-down set-aside card, pile depths and held-out card, where the observer
     knows them."""
     if view.aside_present:
-        out[_ASIDE_PRESENT] = 1
         aside = view.known_aside()
         if aside is not None:
             out[_KNOWN_ASIDE + aside] = 1
@@ -219,21 +276,6 @@ def _encode_hidden_places(out: bytearray, view: PlayerView) -> None:
         pending = view.pending_card()
         if pending is not None:
             out[_PENDING + pending] = 1
-
-
-def _encode_recent(out: bytearray, view: PlayerView, column: int) -> None:
-    """The newest public events; ``column`` picks the encoding for the table size and
-    observer (see :func:`_event_rows`)."""
-    events = view.recent_public(RECENT_EVENTS)
-    encoded = _ENCODED
-    try:
-        block = b"".join([encoded[public][column] for public in events])
-    except KeyError:
-        for public in events:
-            if public not in encoded:
-                encoded[public] = _event_rows(public)
-        block = b"".join([encoded[public][column] for public in events])
-    out[_RECENT : _RECENT + len(block)] = block
 
 
 __all__ = [

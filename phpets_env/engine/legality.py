@@ -113,6 +113,7 @@ def legal_action_mask(state: State) -> int:
 def apply_action(state: State, action: int, rng: Chance) -> None:
     """Apply a legal action index of the seat to act (the env's and the search's fast
     path: no legality check; :func:`apply` is the checked one)."""
+    state.memo = None  # the encoder's cache of the public facts
     kind, card, offset, extra = ACTION_SPECS[action]
     if kind == PLAY_CARD:
         target = None if offset < 0 else (state.to_act + offset) % state.num_players

@@ -93,6 +93,8 @@ class State(SlotState):
     swap); it is cleared when ``s`` gets a new card. ``log`` is the public record
     (:mod:`phpets_env.display.record`), kept for the whole match. ``to_act`` is the seat that
     decides now (the last to decide once the match is over), ``phase`` what it decides.
+    Code that edits a state by hand after it was encoded must call :meth:`touch`
+    afterwards (the encoder caches the public facts per state, see ``memo``).
     """
 
     config: Config = slot("config")
@@ -129,6 +131,15 @@ class State(SlotState):
     #: events of ``log`` they cover, filled in lazily by the view (a cache).
     public_log: list[PublicPart] | None = slot("log", cache="optional")
     public_seen: int | None = slot("int", cache="share")
+    #: (length of ``log``, data): the encoder's layout of the public facts, shared by
+    #: every seat's observation of this state (a cache). Valid while the log has that
+    #: length and nothing else changed: every move (``apply_action``) drops it, and
+    #: code that edits a state by hand calls :meth:`touch`.
+    memo: tuple[int, object] | None = slot("cache", cache="drop")
+
+    def touch(self) -> None:
+        """Mark the state as changed by hand (drops the encoder's cache)."""
+        self.memo = None
 
 
 @dataclass(frozen=True, slots=True)

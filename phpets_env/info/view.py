@@ -7,12 +7,13 @@ only through ``known`` bits, which the engine keeps per seat.
 
 from __future__ import annotations
 
+from cardgym.state import PublicMemo
 from phpets_env.engine.cards import CARD_VALUES
 from phpets_env.engine.events import PUBLIC_BY_ID, TURN_DRAW, PublicPart, public_part
 from phpets_env.engine.state import NO_CARD, Config, State
 
 
-class PlayerView:
+class PlayerView(PublicMemo):
     """Read-only view of a state from one seat.
 
     Args:
@@ -90,6 +91,11 @@ class PlayerView:
         """Per seat, bit mask of the values the table knows it does not hold (public)."""
         return self._state.ruled_out
 
+    def memo_stamp(self) -> int:
+        """The length of the record: every move adds to it (and drops ``State.memo``;
+        code that edits a state by hand calls :meth:`State.touch`)."""
+        return len(self._state.log)
+
     # The public record ----------------------------------------------------
 
     def recent_public(self, count: int) -> list[PublicPart]:
@@ -146,6 +152,18 @@ class PlayerView:
     # They return the state's own lists of public flags and card ids (or of the
     # seat's own cards), not copies: callers must not modify them.
 
+    def table_facts(self) -> tuple[int, int, int, list[bool], list[bool], list[int],
+                                   list[list[int]], list[int], list[int], int, bool]:
+        """The public facts the encoder lays out once per state, in one call (the
+        lists are the state's own, for speed: read them, never change them): phase,
+        seat to act, the round's start seat, in-round, protected and token flags per
+        seat, card ids in each row, card ids set aside face up, ruled-out value masks
+        per seat, cards in the draw pile, and whether the face-down set-aside card is
+        there."""
+        s = self._state
+        return (s.phase, s.to_act, s.round_start, s.in_round, s.protected, s.tokens,
+                s.rows, s.face_up, s.ruled_out, len(s.deck), s.aside != NO_CARD)
+
     @property
     def in_round_flags(self) -> list[bool]:
         return self._state.in_round
@@ -177,6 +195,13 @@ class PlayerView:
         """Ids of the cards in ``other``'s hand whose place this seat knows."""
         known = self._state.known[self.seat]
         return [c for c in self._state.hands[other] if known >> c & 1]
+
+    def known_opponent_ids(self) -> list[list[int]]:
+        """:meth:`known_hand_ids` of every other seat, clockwise from the next one."""
+        state, seat = self._state, self.seat
+        known = state.known[seat]
+        hands = state.hands
+        return [[c for c in hand if known >> c & 1] for hand in hands[seat + 1:] + hands[:seat]]
 
     @property
     def watches_deck(self) -> bool:
