@@ -6,14 +6,18 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 # The CPU build of PyTorch; override for another platform, e.g. TORCH_SPEC="torch".
 TORCH_SPEC ?= torch==2.13.0
-# Fuzzing size for the test run; CI keeps the default.
-export CARDGYM_FUZZ_GAMES ?= 10000
+# Fuzzing size: random games per game with every invariant checked at every step.
+# The test run (and CI) plays FUZZ_GAMES; `make fuzz` plays the full size, FULL_FUZZ_GAMES.
+FUZZ_GAMES ?= 3000
+FULL_FUZZ_GAMES ?= 20000
+export CARDGYM_FUZZ_GAMES ?= $(FUZZ_GAMES)
 
-.PHONY: help venv install install-train browser serve demo test lint typecheck bench tables images baselines clean
+.PHONY: help venv install install-train browser serve demo test fuzz lint typecheck bench tables images baselines clean
 
 help:
 	@echo "make demo    - set up .venv, train a small MaskablePPO model and evaluate it"
 	@echo "make test    - set up .venv and Chromium, run lint, type checks and the test suite"
+	@echo "make fuzz    - the conformance fuzz at full size ($(FULL_FUZZ_GAMES) random games per game)"
 	@echo "make serve   - the browser table on http://127.0.0.1:8000/ (cardgym serve)"
 	@echo "make bench   - throughput benchmark beside PettingZoo's leduc_holdem_v4"
 	@echo "make tables  - throughput and arena tables, model cards and README tables, then images"
@@ -67,6 +71,11 @@ typecheck: $(VENV)/.installed
 
 test: $(VENV)/.installed $(CHROMIUM) lint typecheck
 	$(PY) -m pytest -n 2 --dist worksteal -q --durations=25
+
+# The random-play fuzz of every game at full size (the test run plays FUZZ_GAMES).
+fuzz: $(VENV)/.installed
+	CARDGYM_FUZZ_GAMES=$(FULL_FUZZ_GAMES) $(PY) -m pytest -n 2 --dist worksteal -q \
+		tests/cardgym/test_conformance.py -k "fuzz" --durations=10
 
 bench: $(VENV)/.installed
 	$(PY) -m cardgym_cli bench
