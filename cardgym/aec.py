@@ -495,14 +495,7 @@ class CardGameEnv(TableReading, AECEnv, Generic[StateT]):  # type: ignore[type-a
                 vector = self._finished_obs[seat] = self._game_encode(seat)
             return {"observation": vector.copy(),
                     "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
-        observation = self._game_encode(seat)
-        if agent != self.agent_selection:
-            return {"observation": observation,
-                    "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
-        bits = self._mask_cache  # a live agent to act: its legal actions
-        if bits is None:
-            bits = self._mask_cache = self._game_legal_mask()
-        return {"observation": observation, "action_mask": self._mask_array(bits)}
+        return {"observation": self._game_encode(seat), "action_mask": self.action_mask(agent)}
 
     def step(self, action: Any) -> None:
         if self._state is None:
